@@ -1,0 +1,47 @@
+"""The command line: argparse with one module per command, imported only when it runs."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# command name -> (module under app.cli, one-line help)
+COMMANDS = {
+    "gui": ("gui_cmd", "open the desktop app (the default)"),
+    "ask": ("ask_cmd", "ask a question about a workspace from the terminal"),
+    "tool": ("tool_cmd", "run one tool call (or a batch) against a workspace, as the model would"),
+    "models": ("models_cmd", "list, describe and check GGUF models"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m app",
+        description="Burrow: ask questions about a private codebase, answered by a local model. "
+        "Nothing leaves this machine.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        _command_module(module).add_arguments(p)
+    return parser
+
+
+def _command_module(module: str):
+    return importlib.import_module(f"app.cli.{module}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
+        argv.insert(0, "gui")
+    args = build_parser().parse_args(argv)
+    if args.command is None:
+        args = build_parser().parse_args(["gui", *argv])
+    module = _command_module(COMMANDS[args.command][0])
+    try:
+        return int(module.run(args) or 0)
+    except KeyboardInterrupt:
+        print("\nstopped", file=sys.stderr)
+        return 130

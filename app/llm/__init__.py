@@ -1,0 +1,1 @@
+"""Models: the ChatModel protocol, the llama-cpp backend, dialects, the catalog."""

@@ -1,0 +1,124 @@
+"""What the harness knows of a model: the ChatModel protocol and the values that cross it.
+
+Messages and tools are OpenAI-style dicts (the format chat templates expect); everything the
+backend hands back is a frozen dataclass.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Union, runtime_checkable
+
+Message = dict[str, Any]  # {"role": ..., "content": ..., "tool_calls"?: [...], "tool_call_id"?: ...}
+ToolSpec = dict[str, Any]  # {"type": "function", "function": {"name", "description", "parameters"}}
+
+
+@dataclass(frozen=True)
+class ParsedToolCall:
+    """One tool call read out of the model's raw output."""
+
+    name: str
+    arguments: dict[str, Any]  # parsed; {} when the model's JSON did not parse
+    raw_arguments: str  # exactly what the model wrote (validated by the harness)
+    id: str = ""  # the model's id when its dialect has one; the harness assigns one otherwise
+
+
+@dataclass(frozen=True)
+class ParsedReply:
+    """A model turn split into answer text, reasoning and tool calls."""
+
+    content: str
+    tool_calls: tuple[ParsedToolCall, ...] = ()
+    reasoning: str = ""
+
+
+@dataclass(frozen=True)
+class Usage:
+    prompt_tokens: int = 0  # tokens evaluated for this prompt (new work)
+    cached_tokens: int = 0  # prompt tokens reused from the KV cache
+    completion_tokens: int = 0
+    seconds: float = 0.0
+    first_token_seconds: float = 0.0  # from request to the first generated token
+
+    @property
+    def prompt_total(self) -> int:
+        return self.prompt_tokens + self.cached_tokens
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.prompt_tokens + other.prompt_tokens,
+            self.cached_tokens + other.cached_tokens,
+            self.completion_tokens + other.completion_tokens,
+            self.seconds + other.seconds,
+            self.first_token_seconds + other.first_token_seconds,
+        )
+
+
+@dataclass(frozen=True)
+class TurnRequest:
+    """One call of the model: the conversation so far and what it may do next."""
+
+    messages: tuple[Message, ...]
+    tools: tuple[ToolSpec, ...] = ()
+    known_paths: tuple[str, ...] = ()  # workspace paths a path argument may take (generic dialect grammar)
+    force_answer: bool = False  # no tool calls allowed in this turn
+    max_tokens: int = 768
+    temperature: float = 0.2
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    """Visible answer text as it streams (tool-call markup and reasoning never appear here)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class TurnCompleted:
+    raw: str  # the model's output with special tokens kept
+    reply: ParsedReply
+    usage: Usage
+    prompt: str  # the full prompt text the model saw for this turn
+    stop_reason: str = "stop"  # stop | length | cancelled
+
+
+ModelEvent = Union[TextDelta, TurnCompleted]
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """What we know of a GGUF file from its header alone."""
+
+    path: str
+    name: str
+    size_bytes: int
+    architecture: str = ""
+    parameters: str = ""  # e.g. "135M"
+    quantization: str = ""  # e.g. "Q4_1"
+    context_length: int = 0
+    chat_template: str | None = None
+    dialect: str = ""
+    source: str = ""  # default | catalog | user | lmstudio | gpt4all | jan | huggingface | ollama
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+
+@runtime_checkable
+class ChatModel(Protocol):
+    """A loaded model the harness can talk to."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def dialect_name(self) -> str: ...
+
+    @property
+    def context_length(self) -> int: ...
+
+    def count_tokens(self, text: str) -> int: ...
+
+    def generate(self, request: TurnRequest, cancel: threading.Event | None = None) -> Iterator[ModelEvent]:
+        """Stream one turn: TextDelta events, then exactly one TurnCompleted (also when cancelled)."""
+        ...

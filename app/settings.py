@@ -1,0 +1,124 @@
+"""User settings: one pydantic model, saved as JSON in the config dir.
+
+Every limit the tools, the loop and the model use lives here with a default, so nothing is a magic
+number somewhere else. A broken settings file never stops the app: it is set aside as a backup and
+the defaults are used.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from app.errors import SettingsError
+
+log = logging.getLogger(__name__)
+
+
+def _physical_cores() -> int:
+    try:
+        import psutil  # optional: more precise than os.cpu_count
+
+        n = psutil.cpu_count(logical=False)
+        if n:
+            return int(n)
+    except Exception:
+        pass
+    return max(1, (os.cpu_count() or 2) // 2) if (os.cpu_count() or 1) > 4 else max(1, os.cpu_count() or 1)
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="ignore", validate_assignment=True)
+
+    # model runtime
+    model_path: str | None = Field(None, description="GGUF file to use; None means the default model")
+    n_ctx: int = Field(8192, ge=512, le=262144, description="context size in tokens")
+    n_threads: int = Field(default_factory=_physical_cores, ge=1, le=256)
+    n_batch: int = Field(512, ge=16, le=8192)
+    flash_attn: bool = False
+    use_mmap: bool = True
+    temperature: float = Field(0.2, ge=0.0, le=2.0)
+    max_answer_tokens: int = Field(768, ge=16, le=32768)
+    seed: int = Field(1234)
+
+    # agent loop
+    max_steps: int = Field(8, ge=1, le=100, description="step budget: model turns per question")
+    context_reserve_tokens: int = Field(1024, ge=64, description="kept free for the reply")
+
+    # workspace rules
+    secrets_policy: bool = Field(True, description="refuse files that look like credentials")
+    allow_hardlinks: bool = Field(False, description="read regular files with more than one link")
+    respect_gitignore: bool = True
+
+    # tool output limits
+    read_max_lines: int = Field(200, ge=1, le=100000)
+    read_max_bytes: int = Field(16000, ge=256, le=10_000_000)
+    read_max_line_chars: int = Field(400, ge=40, le=100000)
+    list_max_entries: int = Field(200, ge=1, le=100000)
+    find_max_results: int = Field(100, ge=1, le=100000)
+    search_max_results: int = Field(50, ge=1, le=100000)
+    search_max_per_file: int = Field(10, ge=1, le=100000)
+    search_timeout_s: float = Field(10.0, gt=0, le=600)
+    walk_max_entries: int = Field(50000, ge=100, description="stop walking a huge tree after this many entries")
+    max_path_chars: int = Field(1024, ge=64, le=4096)
+
+    # app
+    theme: Literal["light", "dark", "system"] = "system"
+
+
+def load_settings(path: Path) -> Settings:
+    """Read settings; a missing file gives defaults, a broken one is backed up and gives defaults."""
+    if not path.exists():
+        return Settings()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            raise ValueError("settings file does not hold a JSON object")
+        return Settings.model_validate(data)
+    except (OSError, ValueError, ValidationError) as exc:
+        backup = path.with_name(f"{path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
+        try:
+            path.replace(backup)
+        except OSError:
+            backup = path
+        log.warning("settings file %s was unreadable (%s); using defaults, kept it as %s", path, exc, backup.name)
+        return Settings()
+
+
+def save_settings(settings: Settings, path: Path) -> None:
+    """Write atomically: a crash mid-write leaves the old file, never half a file."""
+    atomic_write_text(path, settings.model_dump_json(indent=2))
+
+
+def update_settings(settings: Settings, **changes: object) -> Settings:
+    """Return a copy with changes applied, or raise SettingsError naming the bad value."""
+    try:
+        return Settings.model_validate({**settings.model_dump(), **changes})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first.get("loc", ())) or "settings"
+        raise SettingsError(f"{field}: {first.get('msg', 'invalid value')}") from None
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
