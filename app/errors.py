@@ -27,3 +27,7 @@ class SettingsError(BurrowError):
 
 class NetworkBlockedError(BurrowError, PermissionError):
     """Something tried to reach the network; Burrow never does."""
+
+
+class ChatTemplateError(BurrowError):
+    """A model's chat template does not compile or refuses a conversation."""

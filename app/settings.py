@@ -51,6 +51,11 @@ class Settings(BaseModel):
     # agent loop
     max_steps: int = Field(8, ge=1, le=100, description="step budget: model turns per question")
     context_reserve_tokens: int = Field(1024, ge=64, description="kept free for the reply")
+    intro_readme_lines: int = Field(30, ge=0, le=1000, description="README lines put in the first prompt")
+    known_paths_max: int = Field(300, ge=0, le=100000, description="paths offered to a path grammar")
+    max_evidence_citations: int = Field(5, ge=1, le=100, description="sources added when the model cites none")
+    force_answer_after_read: Literal["auto", "always", "never"] = Field(
+        "auto", description="force the answer after the first good read; auto: for models without native tools")
 
     # workspace rules
     secrets_policy: bool = Field(True, description="refuse files that look like credentials")
@@ -68,6 +73,9 @@ class Settings(BaseModel):
     search_timeout_s: float = Field(10.0, gt=0, le=600)
     walk_max_entries: int = Field(50000, ge=100, description="stop walking a huge tree after this many entries")
     max_path_chars: int = Field(1024, ge=64, le=4096)
+    file_scan_max_bytes: int = Field(
+        32 * 1024 * 1024, ge=4096, description="read/search at most this much of one file; larger files say so"
+    )
 
     # app
     theme: Literal["light", "dark", "system"] = "system"

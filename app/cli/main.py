@@ -33,6 +33,9 @@ def _command_module(module: str):
 
 
 def main(argv: list[str] | None = None) -> int:
+    from app.netguard import install_network_guard
+
+    install_network_guard()  # before any command runs: Burrow never reaches the network
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
         argv.insert(0, "gui")

@@ -1,13 +1,107 @@
-"""`python -m app models` (placeholder until its issue lands)."""
+"""`python -m app models`: list the default and discovered models, describe one, or test-load one."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+from app.errors import BurrowError
+from app.llm.base import ModelInfo
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    pass
+    parser.add_argument("action", nargs="?", choices=("list", "info", "check"), default="list",
+                        help="list (default): the default model and GGUF files found on disk; "
+                        "info PATH: describe a file from its header; check PATH: load it and say so")
+    parser.add_argument("path", nargs="?", help="a .gguf file (for info and check)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 
 def run(args: argparse.Namespace) -> int:
-    raise SystemExit("models: not built yet")
+    try:
+        if args.action == "list":
+            return _list(args.json)
+        if not args.path:
+            print(f"models {args.action}: give the path of a .gguf file", file=sys.stderr)
+            return 2
+        if args.action == "info":
+            return _info(Path(args.path), args.json)
+        return _check(Path(args.path), args.json)
+    except BurrowError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+
+
+def _size(n: int) -> str:
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n} B"
+
+
+def _row(info: ModelInfo) -> list[str]:
+    return [info.name, _size(info.size_bytes), info.parameters, info.quantization,
+            str(info.context_length or "?"), info.dialect, info.source, info.path]
+
+
+def _table(rows: list[list[str]]) -> str:
+    head = ["NAME", "SIZE", "PARAMS", "QUANT", "CONTEXT", "DIALECT", "SOURCE", "PATH"]
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in [head, *rows]]
+    return "\n".join(lines)
+
+
+def _public(info: ModelInfo) -> dict:
+    data = asdict(info)
+    data["chat_template"] = bool(info.chat_template)  # the full template is noise in a listing
+    return data
+
+
+def _list(as_json: bool) -> int:
+    from app.llm.catalog import discover_models
+
+    models = discover_models()
+    if as_json:
+        print(json.dumps([_public(m) for m in models], indent=1))
+    elif not models:
+        print("No models found. Run `make setup` to install the default model, or put .gguf files "
+              "in the models folder.")
+    else:
+        print(_table([_row(m) for m in models]))
+    return 0
+
+
+def _info(path: Path, as_json: bool) -> int:
+    from app.llm.catalog import describe_model
+
+    info = describe_model(path, "user")
+    if as_json:
+        print(json.dumps(_public(info), indent=1))
+        return 0
+    for label, value in (("name", info.name), ("path", info.path), ("size", _size(info.size_bytes)),
+                         ("architecture", info.architecture), ("parameters", info.parameters),
+                         ("quantization", info.quantization), ("context", info.context_length),
+                         ("dialect", info.dialect),
+                         ("chat template", "yes" if info.chat_template else "none (generic prompt)")):
+        print(f"{label:14} {value}")
+    return 0
+
+
+def _check(path: Path, as_json: bool) -> int:
+    from app.llm.llama_backend import load_model
+    from app.paths import app_paths
+    from app.settings import load_settings
+
+    model = load_model(path, load_settings(app_paths().settings_file))
+    report = {"ok": True, "name": model.name, "dialect": model.dialect_name,
+              "context": model.context_length, "load_seconds": round(model.load_seconds, 3),
+              "tokens_in_hello": model.count_tokens("Hello, world!")}
+    if as_json:
+        print(json.dumps(report, indent=1))
+    else:
+        print(f"OK: {model.name} loaded in {model.load_seconds:.2f}s "
+              f"(dialect {model.dialect_name}, context {model.context_length} tokens)")
+    return 0

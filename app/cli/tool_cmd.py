@@ -1,13 +1,112 @@
-"""`python -m app tool` (placeholder until its issue lands)."""
+"""`python -m app tool`: run tool calls against a workspace exactly as the model's calls are run.
+
+    python -m app tool --workspace DIR NAME [JSON_ARGS]
+    python -m app tool --workspace DIR --batch FILE|-
+
+Batch lines are {"id", "name", "arguments"} with `arguments` the model's raw string; each gives one
+output line {"id", "ok", "content"}, in order. Exit 0 when the calls ran, 2 on a usage error.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+USAGE_ERROR = 2
+
+
+class BatchLineError(ValueError):
+    """A batch line is not {"id": str, "name": str, "arguments": str}."""
+
+
+@dataclass(frozen=True)
+class BatchCall:
+    id: str
+    name: str
+    arguments: str
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    pass
+    parser.add_argument("--workspace", required=True, metavar="DIR", help="the folder the tools may read")
+    parser.add_argument("--batch", metavar="FILE", help="JSON Lines of calls, or '-' for standard input")
+    parser.add_argument("name", nargs="?", metavar="NAME", help="tool name, e.g. read_file")
+    parser.add_argument("json_args", nargs="?", metavar="JSON_ARGS", default="",
+                        help='arguments as the model would send them, e.g. \'{"path": "README.md"}\'')
+    parser.add_argument("--list", action="store_true", help="print the tools' JSON schemas and exit")
 
 
 def run(args: argparse.Namespace) -> int:
-    raise SystemExit("tool: not built yet")
+    if args.batch is not None and args.name is not None:
+        return _usage("give either NAME [JSON_ARGS] or --batch FILE, not both")
+    if args.batch is None and args.name is None and not args.list:
+        return _usage("give a tool NAME (with optional JSON_ARGS) or --batch FILE|-")
+    try:
+        calls = _read_batch(args.batch) if args.batch is not None else []
+    except (OSError, BatchLineError) as exc:
+        return _usage(str(exc))
+    executor = _executor(args.workspace)
+    if executor is None:
+        return USAGE_ERROR
+    if args.list:
+        print(json.dumps(executor.schemas(), indent=2))
+        return 0
+    if args.batch is None:
+        outcome = executor.run("cli", args.name, args.json_args)
+        print(outcome.content)
+        if not outcome.ok:
+            print("(the call failed: ok=false)", file=sys.stderr)
+        return 0
+    for call in calls:
+        outcome = executor.run(call.id, call.name, call.arguments)
+        line = {"id": call.id, "ok": outcome.ok, "content": outcome.content}
+        sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
+def _executor(workspace: str):
+    from app.errors import WorkspaceError
+    from app.harness.calls import ToolExecutor
+    from app.paths import app_paths
+    from app.settings import load_settings
+    from app.workspace import Workspace
+
+    settings = load_settings(app_paths().settings_file)
+    try:
+        return ToolExecutor(Workspace(Path(workspace), settings), settings)
+    except WorkspaceError as exc:
+        _usage(str(exc))
+        return None
+
+
+def _read_batch(source: str) -> list[BatchCall]:
+    if source == "-":
+        text = sys.stdin.read()
+    else:
+        text = Path(source).read_text(encoding="utf-8")
+    return [parse_batch_line(line, n) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+
+
+def parse_batch_line(line: str, number: int) -> BatchCall:
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise BatchLineError(f"batch line {number} is not JSON: {exc.msg}") from None
+    if not isinstance(obj, dict):
+        raise BatchLineError(f"batch line {number} must be a JSON object")
+    call_id, name, arguments = obj.get("id"), obj.get("name"), obj.get("arguments", "")
+    if not isinstance(call_id, str) or not isinstance(name, str):
+        raise BatchLineError(f'batch line {number} needs string fields "id" and "name"')
+    if isinstance(arguments, dict):
+        arguments = json.dumps(arguments)  # tolerated: an already-parsed object means the same call
+    if not isinstance(arguments, str):
+        raise BatchLineError(f'batch line {number}: "arguments" must be the raw string the model produced')
+    return BatchCall(call_id, name, arguments)
+
+
+def _usage(message: str) -> int:
+    print(f"python -m app tool: {message}", file=sys.stderr)
+    return USAGE_ERROR

@@ -12,10 +12,22 @@ error) gives CallOutcome(ok=False) with a message that tells the model what to f
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+import logging
+import time
+from dataclasses import dataclass, replace
 from typing import Any
 
+from pydantic import ValidationError
+
+from app.errors import BurrowError
+from app.settings import Settings
 from app.tools.base import LineSpan
+from app.tools.calls_text import call_text
+from app.tools.registry import Tool, ToolRegistry, ToolSpec, default_tools
+from app.workspace import MissingPathError, Workspace
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -29,3 +41,105 @@ class CallOutcome:
     refused: bool = False  # True when validation (not execution) failed
     seconds: float = 0.0
     spans: tuple[LineSpan, ...] = ()
+
+
+class ToolExecutor:
+    """Validates a proposed call (name, JSON object, pydantic arguments) and runs it in the workspace."""
+
+    def __init__(self, workspace: Workspace, settings: Settings, registry: ToolRegistry | None = None) -> None:
+        self._workspace = workspace
+        self._settings = settings
+        self._registry = registry or default_tools()
+
+    @property
+    def tool_names(self) -> tuple[str, ...]:
+        return self._registry.names
+
+    def schemas(self) -> list[ToolSpec]:
+        return self._registry.specs()
+
+    def run(self, call_id: str, name: str, raw_arguments: str) -> CallOutcome:
+        started = time.perf_counter()
+        try:
+            outcome = self._run(call_id, name, raw_arguments)
+        except Exception as exc:  # a bug of ours must still not kill the loop: the model gets a result
+            log.exception("tool %s crashed", name)
+            outcome = _failed(call_id, name, raw_arguments, None, f"{name} failed inside Burrow ({type(exc).__name__}); "
+                              "try a different call")
+        return replace(outcome, seconds=time.perf_counter() - started)
+
+    def _run(self, call_id: str, name: str, raw_arguments: str) -> CallOutcome:
+        tool = self._registry.get(name) if isinstance(name, str) else None
+        if tool is None:
+            known = ", ".join(self._registry.names)
+            return _refused(call_id, name, raw_arguments, f"Unknown tool {name!r}. Available tools: {known}.")
+        parsed = parse_arguments(raw_arguments)
+        if isinstance(parsed, str):
+            return _refused(call_id, name, raw_arguments, f"{name}: {parsed} {_example(tool)}")
+        try:
+            args = tool.args_model.model_validate(parsed)
+        except ValidationError as exc:
+            return _refused(call_id, name, raw_arguments, f"{name}: {describe_validation(exc, tool)}")
+        arguments = args.model_dump()
+        try:
+            out = tool.fn(self._workspace, args)
+        except MissingPathError as exc:
+            return _failed(call_id, name, raw_arguments, arguments, f"{exc}. {_find_hint(arguments)}")
+        except BurrowError as exc:
+            return _failed(call_id, name, raw_arguments, arguments, str(exc))
+        return CallOutcome(call_id, name, raw_arguments, arguments, True, out.content, spans=out.spans)
+
+
+def parse_arguments(raw: str) -> dict[str, Any] | str:
+    """The arguments as a dict, or a hint saying why they are not a JSON object."""
+    if not isinstance(raw, str):
+        return "arguments must be a JSON object string."
+    if not raw.strip():
+        return {}  # models often send "" for a call whose arguments all have defaults
+    try:
+        value = json.loads(raw)
+        if isinstance(value, str) and value.strip().startswith("{"):
+            value = json.loads(value)  # double-encoded JSON: a common small-model slip, unambiguous
+    except json.JSONDecodeError as exc:
+        return f"arguments are not valid JSON ({exc.msg} at character {exc.pos})."
+    if not isinstance(value, dict):
+        return f"arguments must be a JSON object, not {type(value).__name__}."
+    return value
+
+
+def describe_validation(exc: ValidationError, tool: Tool) -> str:
+    """Which field is wrong and what is expected, for each pydantic error."""
+    allowed = ", ".join(tool.args_model.model_fields)
+    problems = []
+    for err in exc.errors()[:5]:
+        field = ".".join(str(p) for p in err.get("loc", ())) or "arguments"
+        if err["type"] == "extra_forbidden":
+            problems.append(f"unknown argument {field!r} (allowed: {allowed})")
+        elif err["type"] == "missing":
+            problems.append(f"missing required argument {field!r}")
+        else:
+            problems.append(f"argument {field!r}: {err['msg']} (got {json.dumps(err.get('input'), default=str)[:80]})")
+    return "; ".join(problems) + ". " + _example(tool)
+
+
+def _example(tool: Tool) -> str:
+    required = tool.args_model.model_json_schema().get("required", [])
+    sample = {k: _SAMPLES.get(k, "...") for k in required}
+    return f"Send a JSON object such as {json.dumps(sample)}."
+
+
+_SAMPLES = {"path": "README.md", "pattern": "TODO"}
+
+
+def _find_hint(arguments: dict[str, Any]) -> str:
+    path = str(arguments.get("path", ""))
+    name = path.rsplit("/", 1)[-1] or "*"
+    return f"Find it with {call_text('find_files', pattern=name)} or list a folder with list_dir."
+
+
+def _refused(call_id: str, name: str, raw: str, message: str) -> CallOutcome:
+    return CallOutcome(call_id, str(name), raw, None, False, message, refused=True)
+
+
+def _failed(call_id: str, name: str, raw: str, arguments: dict[str, Any] | None, message: str) -> CallOutcome:
+    return CallOutcome(call_id, str(name), raw, arguments, False, message)

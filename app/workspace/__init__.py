@@ -1,0 +1,7 @@
+"""Confinement: the root handle, safe open/list/walk, secrets and ignore rules."""
+
+from app.workspace.content import Sniffed, human_size
+from app.workspace.values import Entry, HiddenCounts, Listing, TextFile
+from app.workspace.workspace import MissingPathError, Workspace
+
+__all__ = ["Entry", "HiddenCounts", "Listing", "MissingPathError", "Sniffed", "TextFile", "Workspace", "human_size"]

@@ -1,0 +1,92 @@
+"""The model picker: the default model, models found on disk from other apps, and any added .gguf."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from app.llm.base import ModelInfo
+
+
+def human_size(n: int) -> str:
+    size = float(n)
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit in ("B", "KB") else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{n} B"
+
+
+def describe(info: ModelInfo) -> str:
+    """One line a user can choose by: name, size, quantization, context length, dialect, source."""
+    parts = [info.name or info.path.rsplit("/", 1)[-1], human_size(info.size_bytes)]
+    parts += [p for p in (info.parameters, info.quantization) if p]
+    if info.context_length:
+        parts.append(f"ctx {info.context_length}")
+    parts.append(f"dialect {info.dialect or 'unknown'}")
+    if info.source:
+        parts.append(info.source)
+    return " · ".join(parts)
+
+
+class ModelPicker(QWidget):
+    """Emits modelChosen(path) when the user picks a model; addRequested for the file dialog."""
+
+    modelChosen = Signal(str)
+    addRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.combo = QComboBox(self)
+        self.combo.setAccessibleName("Model")
+        self.combo.setMinimumContentsLength(18)
+        self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.add_button = QPushButton("Add .gguf…", self)
+        self.add_button.setAccessibleName("Add a GGUF model file")
+        self.state = QLabel("No model loaded", self)
+        self.state.setAccessibleName("Model state")
+        self.state.setWordWrap(True)
+        row = QHBoxLayout()
+        row.addWidget(self.combo, 1)
+        row.addWidget(self.add_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(row)
+        layout.addWidget(self.state)
+        self.combo.activated.connect(self._on_combo_activated)
+        self.add_button.clicked.connect(self.addRequested)
+
+    def set_models(self, models: Sequence[ModelInfo], selected: str | None = None) -> None:
+        """Replace the list, keeping `selected` (a path) chosen without emitting modelChosen."""
+        self.combo.blockSignals(True)
+        self.combo.clear()
+        for info in models:
+            self.add_model(info)
+        if selected:
+            self.select(selected)
+        self.combo.blockSignals(False)
+
+    def add_model(self, info: ModelInfo) -> None:
+        if self.combo.findData(info.path) < 0:
+            self.combo.addItem(describe(info), info.path)
+            self.combo.setItemData(self.combo.count() - 1, info.path, 3)  # tooltip: full path
+
+    def select(self, path: str) -> None:
+        index = self.combo.findData(path)
+        if index >= 0:
+            self.combo.setCurrentIndex(index)
+
+    def current_path(self) -> str | None:
+        return self.combo.currentData()
+
+    def set_state(self, text: str) -> None:
+        self.state.setText(text)
+
+    def set_busy(self, busy: bool) -> None:
+        self.combo.setEnabled(not busy)
+        self.add_button.setEnabled(not busy)
+
+    def _on_combo_activated(self, index: int) -> None:
+        self.modelChosen.emit(self.combo.itemData(index))

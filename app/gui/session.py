@@ -1,0 +1,214 @@
+"""The desktop session without Qt: workspace choice, recent workspaces, settings and runs.
+
+The window is a thin view over this controller, so every rule a user meets (which drops are
+refused, where settings live, one run at a time) is testable without a display. Heavy modules
+(the loop, the tools, llama_cpp) are imported inside the methods that need them, so the window
+can show before any of them load.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.errors import BurrowError, SettingsError, WorkspaceError
+from app.paths import AppPaths
+from app.settings import Settings, atomic_write_text, load_settings, save_settings, update_settings
+
+MAX_RECENT = 8
+
+
+def workspace_from_drop(local_paths: Sequence[str | None]) -> Path:
+    """The one folder a drop names, or WorkspaceError saying why the drop is refused.
+
+    A None entry stands for a URL that is not a local file (e.g. a web link).
+    """
+    if not local_paths:
+        raise WorkspaceError("Nothing to use here: drop one folder from the file manager.")
+    if len(local_paths) > 1:
+        raise WorkspaceError(f"Drop one folder at a time ({len(local_paths)} items were dropped).")
+    return check_workspace(local_paths[0])
+
+
+def check_workspace(raw: str | None) -> Path:
+    """Resolve a folder the user chose, refusing files, missing paths and non-local links."""
+    if not raw:
+        raise WorkspaceError("Only folders on this computer can be used as a workspace.")
+    path = Path(raw).expanduser()
+    if not path.exists():
+        raise WorkspaceError(f"This folder no longer exists: {path}")
+    if not path.is_dir():
+        raise WorkspaceError(f"{path.name} is a file; drop the folder that contains your code.")
+    return path.resolve()
+
+
+@dataclass(frozen=True)
+class SettingsLoad:
+    settings: Settings
+    notice: str = ""  # non-empty when a broken file was set aside
+
+
+def load_settings_with_notice(path: Path) -> SettingsLoad:
+    """load_settings, plus a sentence for the user when it fell back to defaults."""
+    existed = path.exists()
+    settings = load_settings(path)
+    if existed and not path.exists():
+        backups = sorted(path.parent.glob(f"{path.name}.broken-*"))
+        kept = backups[-1].name if backups else "a backup"
+        return SettingsLoad(settings, f"Your settings file could not be read, so defaults are in "
+                                      f"use. The old file was kept as {kept}.")
+    return SettingsLoad(settings)
+
+
+class RecentWorkspaces:
+    """Most-recent-first list of workspace folders, saved as JSON in the data dir."""
+
+    def __init__(self, file: Path, limit: int = MAX_RECENT) -> None:
+        self._file = file
+        self._limit = limit
+
+    def load(self) -> list[Path]:
+        """Saved folders that still exist; a broken file reads as empty."""
+        try:
+            items = json.loads(self._file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return []
+        if not isinstance(items, list):
+            return []
+        return [Path(p) for p in items if isinstance(p, str) and Path(p).is_dir()]
+
+    def add(self, folder: Path) -> list[Path]:
+        items = [folder] + [p for p in self.load() if p != folder]
+        items = items[: self._limit]
+        atomic_write_text(self._file, json.dumps([str(p) for p in items], indent=1))
+        return items
+
+
+ModelLoader = Callable[[Path, Settings], object]
+
+
+def default_model_loader(path: Path, settings: Settings) -> object:
+    """The real llama-cpp backend, imported only when a model is loaded."""
+    from app.llm.llama_backend import load_model
+
+    return load_model(path, settings)
+
+
+class SessionController:
+    """What one window works on: a workspace, settings, a loaded model and at most one run."""
+
+    def __init__(self, paths: AppPaths, settings: Settings | None = None,
+                 model_loader: ModelLoader = default_model_loader,
+                 models_home: Path | None = None) -> None:
+        self.paths = paths.ensure()
+        loaded = load_settings_with_notice(paths.settings_file)
+        self.settings = settings or loaded.settings
+        self.settings_notice = "" if settings else loaded.notice
+        self.recent = RecentWorkspaces(paths.recent_file)
+        self.workspace: Path | None = None
+        self.model: object | None = None
+        self._model_loader = model_loader
+        self._models_home = models_home  # where other apps' models are looked for (default ~)
+        self._cancel: threading.Event | None = None
+
+    # workspace -----------------------------------------------------------------------------
+    def set_workspace(self, raw: str | Path) -> Path:
+        folder = check_workspace(str(raw))
+        self.workspace = folder
+        self.recent.add(folder)
+        return folder
+
+    # settings ------------------------------------------------------------------------------
+    def apply_settings(self, **changes: object) -> Settings:
+        """Validate, save and adopt changes; SettingsError names the refused value."""
+        new = update_settings(self.settings, **changes)
+        try:
+            save_settings(new, self.paths.settings_file)
+        except OSError as exc:
+            raise SettingsError(f"could not save settings: {exc.strerror or exc}") from None
+        self.settings = new
+        return new
+
+    # model ---------------------------------------------------------------------------------
+    def default_model_path(self) -> Path:
+        from app.llm.catalog import default_model_path
+
+        return Path(default_model_path())
+
+    def discover_models(self) -> list:
+        """Models on disk: the default, the user's models folder, other apps' downloads."""
+        from app.llm.catalog import discover_models
+
+        return discover_models(home=self._models_home, paths=self.paths)
+
+    def load_model(self, path: Path) -> object:
+        """Blocking load (call it from a worker thread); ModelLoadError on a bad file."""
+        model = self._model_loader(path, self.settings)
+        self.model = model
+        return model
+
+    # runs ----------------------------------------------------------------------------------
+    @property
+    def running(self) -> bool:
+        return self._cancel is not None
+
+    def start_run(self) -> threading.Event:
+        """Claim the single run slot; the returned event cancels the run."""
+        if self._cancel is not None:
+            raise BurrowError("A question is already being answered; stop it first.")
+        if self.workspace is None:
+            raise WorkspaceError("Choose a workspace folder first (drop it here or click Browse).")
+        if self.model is None:
+            raise BurrowError("The model is not loaded yet.")
+        self._cancel = threading.Event()
+        return self._cancel
+
+    def stop_run(self) -> None:
+        if self._cancel is not None:
+            self._cancel.set()
+
+    def finish_run(self) -> None:
+        self._cancel = None
+
+    def iter_run(self, question: str, cancel: threading.Event) -> Iterator[object]:
+        """The loop's events for one question (call from a worker thread)."""
+        from app.harness.calls import ToolExecutor
+        from app.harness.loop import run_question
+        from app.harness.records import RunRecorder
+        from app.workspace import Workspace
+
+        assert self.workspace is not None and self.model is not None
+        with Workspace(self.workspace, self.settings) as workspace:
+            executor = ToolExecutor(workspace, self.settings)
+            yield from run_question(question, workspace=workspace, model=self.model,
+                                    executor=executor, settings=self.settings, cancel=cancel,
+                                    recorder=RunRecorder(self.paths))
+
+    # files and history ---------------------------------------------------------------------
+    def read_file(self, rel: str) -> str:
+        """A workspace file's text, read through the Workspace (its confinement and secrets rules)."""
+        from app.workspace import Workspace
+
+        if self.workspace is None:
+            raise WorkspaceError("No workspace is open.")
+        try:
+            with Workspace(self.workspace, self.settings) as workspace:
+                text_file = workspace.read_text(rel)
+        except OSError as exc:
+            raise WorkspaceError(f"{rel}: {exc.strerror or exc}") from None
+        if text_file.binary:
+            raise WorkspaceError(f"{rel} is a binary file and cannot be shown.")
+        return text_file.text
+
+    def list_runs(self, workspace: Path) -> list:
+        from app.harness.records import RunStore
+
+        return RunStore(self.paths).list_runs(workspace)
+
+    def load_run(self, run_id: str) -> object:
+        from app.harness.records import RunStore
+
+        return RunStore(self.paths).load(run_id)

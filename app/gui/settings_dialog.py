@@ -1,0 +1,92 @@
+"""The settings dialog. Pydantic decides what is valid; the dialog shows its refusal and stays open."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QLabel,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.errors import SettingsError
+from app.settings import Settings
+
+SettingsApplier = Callable[..., Settings]  # (**changes) -> saved Settings; raises SettingsError
+
+
+def _spin(value: int, accessible: str, maximum: int = 10_000_000) -> QSpinBox:
+    # wide ranges on purpose: the Settings model, not the widget, is the one source of limits
+    box = QSpinBox()
+    box.setRange(0, maximum)
+    box.setValue(value)
+    box.setAccessibleName(accessible)
+    return box
+
+
+class SettingsDialog(QDialog):
+    def __init__(self, settings: Settings, apply: SettingsApplier, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self.setAccessibleName("Settings")
+        self._apply = apply
+        self.saved: Settings | None = None
+        self.n_ctx = _spin(settings.n_ctx, "Context size in tokens")
+        self.n_threads = _spin(settings.n_threads, "Threads", 100_000)
+        self.temperature = QDoubleSpinBox()
+        self.temperature.setRange(0.0, 100.0)
+        self.temperature.setSingleStep(0.1)
+        self.temperature.setValue(settings.temperature)
+        self.temperature.setAccessibleName("Temperature")
+        self.max_steps = _spin(settings.max_steps, "Step budget", 100_000)
+        self.secrets_policy = QCheckBox("Refuse files that look like credentials")
+        self.secrets_policy.setChecked(settings.secrets_policy)
+        self.secrets_policy.setAccessibleName("Secrets policy")
+        self.theme = QComboBox()
+        self.theme.addItems(["system", "light", "dark"])
+        self.theme.setCurrentText(settings.theme)
+        self.theme.setAccessibleName("Theme")
+        self.error = QLabel("")
+        self.error.setAccessibleName("Settings error")
+        self.error.setStyleSheet("color: #c0392b")
+        self.error.setWordWrap(True)
+        self._layout(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+
+    def _layout(self, buttons: QDialogButtonBox.StandardButton) -> None:
+        form = QFormLayout()
+        form.addRow("Context size (tokens)", self.n_ctx)
+        form.addRow("Threads", self.n_threads)
+        form.addRow("Temperature", self.temperature)
+        form.addRow("Step budget (model turns)", self.max_steps)
+        form.addRow("Secrets", self.secrets_policy)
+        form.addRow("Theme", self.theme)
+        self.buttons = QDialogButtonBox(buttons)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.error)
+        layout.addWidget(self.buttons)
+
+    def values(self) -> dict[str, object]:
+        return {"n_ctx": self.n_ctx.value(), "n_threads": self.n_threads.value(),
+                "temperature": round(self.temperature.value(), 2), "max_steps": self.max_steps.value(),
+                "secrets_policy": self.secrets_policy.isChecked(), "theme": self.theme.currentText()}
+
+    def accept(self) -> None:
+        """Save through the applier; on a refused value say which and keep the dialog open."""
+        try:
+            self.saved = self._apply(**self.values())
+        except SettingsError as exc:
+            self.error.setText(f"Not saved: {exc}")
+            return
+        self.error.setText("")
+        super().accept()

@@ -1,0 +1,120 @@
+"""A read-only file viewer opened from a citation, scrolled to the cited lines and highlighting them.
+
+It never opens files itself: the text comes from a reader bound to the Workspace, so the same
+confinement and secrets rules that bind the model bind the viewer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QColor, QFontDatabase, QPainter, QPalette, QTextCursor, QTextFormat
+from PySide6.QtWidgets import QDialog, QLabel, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
+
+from app.tools.base import LineSpan
+
+CONTEXT_LINES = 3
+FileReader = Callable[[str], str]  # workspace-relative path -> text; raises BurrowError
+
+
+class LineNumberedText(QPlainTextEdit):
+    """A read-only plain-text view with line numbers in a left margin (citations name lines)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.gutter = QWidget(self)
+        self.gutter.paintEvent = self._paint_gutter
+        self.blockCountChanged.connect(self._on_self_blockCountChanged)
+        self.updateRequest.connect(self._on_self_updateRequest)
+        self._on_self_blockCountChanged()
+
+    def gutter_width(self) -> int:
+        return 12 + self.fontMetrics().horizontalAdvance("9") * len(str(max(1, self.blockCount())))
+
+    def _on_self_blockCountChanged(self, _count: int = 0) -> None:
+        self.setViewportMargins(self.gutter_width(), 0, 0, 0)
+
+    def _on_self_updateRequest(self, rect: QRect, dy: int) -> None:
+        if dy:
+            self.gutter.scroll(0, dy)
+        else:
+            self.gutter.update(0, rect.y(), self.gutter.width(), rect.height())
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        r = self.contentsRect()
+        self.gutter.setGeometry(QRect(r.left(), r.top(), self.gutter_width(), r.height()))
+
+    def _paint_gutter(self, event) -> None:
+        painter = QPainter(self.gutter)
+        painter.fillRect(event.rect(), self.palette().color(QPalette.ColorRole.AlternateBase))
+        painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
+        block = self.firstVisibleBlock()
+        top = round(self.blockBoundingGeometry(block).translated(self.contentOffset()).top())
+        while block.isValid() and top <= event.rect().bottom():
+            height = round(self.blockBoundingRect(block).height())
+            painter.drawText(0, top, self.gutter.width() - 6, height, Qt.AlignmentFlag.AlignRight,
+                             str(block.blockNumber() + 1))
+            block, top = block.next(), top + height
+        painter.end()
+
+
+class FileViewer(QDialog):
+    def __init__(self, parent: QWidget | None = None, dark: bool = False) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("File viewer")
+        self.setAccessibleName("File viewer")
+        self.resize(820, 560)
+        self._dark = dark
+        self.header = QLabel(self)
+        self.header.setAccessibleName("Viewed file and lines")
+        self.text = LineNumberedText(self)
+        self.text.setReadOnly(True)
+        self.text.setAccessibleName("File contents")
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.header)
+        layout.addWidget(self.text)
+        self.span: LineSpan | None = None
+
+    def show_span(self, span: LineSpan, content: str) -> None:
+        """Show the file, highlight span's lines and scroll them into view."""
+        self.span = span
+        total = content.count("\n") + (0 if content.endswith("\n") else 1)
+        self.setWindowTitle(f"{span.path} (read-only)")
+        self.header.setText(f"{span.path}, lines {span.start_line}–{span.end_line} of {total}")
+        self.text.setPlainText(content)
+        self._highlight(span)
+
+    def _highlight(self, span: LineSpan) -> None:
+        doc = self.text.document()
+        first = doc.findBlockByNumber(max(0, span.start_line - 1))
+        last = doc.findBlockByNumber(max(0, min(span.end_line, doc.blockCount()) - 1))
+        cursor = QTextCursor(first)
+        cursor.setPosition(last.position() + last.length() - 1, QTextCursor.MoveMode.KeepAnchor)
+        selection = QTextEdit.ExtraSelection()
+        selection.format.setBackground(QColor("#4a4a10" if self._dark else "#fff3a8"))
+        selection.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+        selection.cursor = cursor
+        self.text.setExtraSelections([selection])
+        self.text.setTextCursor(QTextCursor(first))
+        # a plain-text edit scrolls by lines: put the span near the top, with a little context
+        self.text.verticalScrollBar().setValue(max(0, span.start_line - 1 - CONTEXT_LINES))
+        self.text.ensureCursorVisible()
+
+    def first_visible_line(self) -> int:
+        """1-based number of the top line on screen (for tests)."""
+        return self.text.cursorForPosition(self.text.viewport().rect().topLeft()).blockNumber() + 1
+
+    def last_visible_line(self) -> int:
+        bottom = self.text.viewport().rect().bottomLeft()
+        return self.text.cursorForPosition(bottom).blockNumber() + 1
+
+    def highlighted_lines(self) -> tuple[int, int]:
+        selections = self.text.extraSelections()  # keep alive: the cursor belongs to it
+        cursor = QTextCursor(selections[0].cursor)
+        doc = self.text.document()
+        return (doc.findBlock(cursor.selectionStart()).blockNumber() + 1,
+                doc.findBlock(cursor.selectionEnd()).blockNumber() + 1)

@@ -1,0 +1,157 @@
+"""Citations: `path:start-end` references an answer may keep only if this run really showed them.
+
+A citation survives when (1) a tool result in this run showed those lines, and (2) the lines still
+read the same on disk as when they were shown (a fingerprint is taken when a result arrives and
+compared when the answer is checked). Anything else is cut from the text before a user sees it,
+also while the answer streams.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from app.tools.base import LineSpan
+
+# a path with at least one dot or slash, then :line or :start-end (dash, en dash or "to")
+CITATION_RE = re.compile(
+    r"(?P<path>(?:\./)?[\w@+~-][\w.@+~/-]*[./][\w.@+~/-]*\w)"
+    r":(?P<start>\d{1,7})(?:\s?[-\u2013]\s?L?(?P<end>\d{1,7}))?"
+)
+
+Fingerprinter = Callable[[LineSpan], "str | None"]
+
+
+@dataclass(frozen=True)
+class CitationMatch:
+    text: str
+    span: LineSpan
+    start: int
+    end: int
+
+
+def find_citations(text: str) -> list[CitationMatch]:
+    """Every `path:line` or `path:start-end` in text, with where it sits."""
+    found = []
+    for m in CITATION_RE.finditer(text):
+        path = m.group("path").removeprefix("./")
+        start = int(m.group("start"))
+        end = int(m.group("end") or start)
+        found.append(CitationMatch(m.group(0), LineSpan(path, start, end), m.start(), m.end()))
+    return found
+
+
+@dataclass
+class Evidence:
+    """The lines tool results showed in this run, each with a fingerprint of its content."""
+
+    fingerprint: Fingerprinter
+    shown: dict[LineSpan, str | None] = field(default_factory=dict)
+    used: list[LineSpan] = field(default_factory=list)  # from the model's own successful calls
+
+    def add(self, spans: Iterable[LineSpan], *, by_model: bool = True) -> None:
+        for span in spans:
+            if span not in self.shown:
+                self.shown[span] = self.fingerprint(span)
+            if by_model and span not in self.used:
+                self.used.append(span)
+
+    def is_valid(self, citation: LineSpan) -> bool:
+        """Shown in this run, sensible, and still the same on disk."""
+        if citation.start_line < 1 or citation.end_line < citation.start_line:
+            return False
+        return any(
+            _covers(shown, citation) and digest is not None and self.fingerprint(shown) == digest
+            for shown, digest in self.shown.items()
+        )
+
+    def fallback(self, limit: int) -> tuple[LineSpan, ...]:
+        """Evidence to cite when the model cites nothing: what its calls read, else what it was shown."""
+        pool = self.used or list(self.shown)
+        current = [s for s in pool if self.shown.get(s) is not None and self.fingerprint(s) == self.shown[s]]
+        return merge_spans(current)[:limit]
+
+
+def _covers(outer: LineSpan, inner: LineSpan) -> bool:
+    return outer.path == inner.path and outer.start_line <= inner.start_line and inner.end_line <= outer.end_line
+
+
+def merge_spans(spans: Iterable[LineSpan]) -> tuple[LineSpan, ...]:
+    """Overlapping or adjacent spans of one path merged, in order of first appearance."""
+    by_path: dict[str, list[LineSpan]] = {}
+    for span in spans:
+        by_path.setdefault(span.path, []).append(span)
+    merged: list[LineSpan] = []
+    for path, group in by_path.items():
+        group.sort()
+        current = group[0]
+        for span in group[1:]:
+            if span.start_line <= current.end_line + 1:
+                current = LineSpan(path, current.start_line, max(current.end_line, span.end_line))
+            else:
+                merged.append(current)
+                current = span
+        merged.append(current)
+    return tuple(merged)
+
+
+def verify_answer(text: str, evidence: Evidence) -> tuple[str, tuple[LineSpan, ...]]:
+    """The text with invalid citations cut out, and the valid ones in order (no duplicates)."""
+    kept: list[LineSpan] = []
+    pieces: list[str] = []
+    last = 0
+    for match in find_citations(text):
+        pieces.append(text[last:match.start])
+        if evidence.is_valid(match.span):
+            pieces.append(match.text)
+            if match.span not in kept:
+                kept.append(match.span)
+        last = match.end
+    pieces.append(text[last:])
+    return tidy("".join(pieces)), tuple(kept)
+
+
+def tidy(text: str) -> str:
+    """Remove brackets and separators left empty where a citation was cut out."""
+    text = re.sub(r"\(\s*[,;]?\s*\)|\[\s*[,;]?\s*\]|``", "", text)
+    text = re.sub(r"[ \t]+([.,;:])", r"\1", text)
+    return re.sub(r"[ \t]{2,}", " ", text).strip()
+
+
+class StreamingCitationFilter:
+    """Feeds streamed text through, holding back the last word until citations in it are checked."""
+
+    def __init__(self, evidence: Evidence) -> None:
+        self._evidence = evidence
+        self._pending = ""
+
+    def feed(self, text: str) -> str:
+        self._pending += text
+        cut = max(self._pending.rfind(" "), self._pending.rfind("\n"))
+        if cut < 0:
+            return ""
+        ready, self._pending = self._pending[: cut + 1], self._pending[cut + 1 :]
+        return self._clean(ready)
+
+    def flush(self) -> str:
+        ready, self._pending = self._pending, ""
+        return self._clean(ready)
+
+    def _clean(self, text: str) -> str:
+        for match in reversed(find_citations(text)):
+            if not self._evidence.is_valid(match.span):
+                text = text[: match.start] + text[match.end :]
+        return text
+
+
+def content_fingerprint(content: str) -> str:
+    return hashlib.sha256(content.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def read_args_for(span: LineSpan) -> str:
+    """Arguments of the read_file call that shows exactly a span (used to fingerprint it)."""
+    count = span.end_line - span.start_line + 1
+    return json.dumps({"path": span.path, "start_line": span.start_line, "max_lines": count})

@@ -1,0 +1,126 @@
+"""The context budget: keep the conversation inside the model's window by eliding old tool results.
+
+Near the budget the oldest tool results are replaced by a short marker (the model can call the tool
+again), then the newest ones are cut to fit. Only if the question and the first prompt alone do not
+fit does the run stop with reason context_budget: a run never fails on a full context.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.harness import prompts
+from app.llm.base import Message, ToolSpec
+
+MESSAGE_OVERHEAD_TOKENS = 8  # role markers and separators a chat template adds around each message
+MIN_KEPT_RESULT_CHARS = 200
+CUT_MARGIN_TOKENS = 48  # room for the cut note itself  # a cut result keeps at least this much, or it is elided outright
+
+
+@dataclass(frozen=True)
+class FitResult:
+    messages: tuple[Message, ...]
+    tokens: int
+    fits: bool
+    elided_results: int = 0
+    tokens_freed: int = 0
+
+
+@dataclass
+class ContextBudget:
+    """Counts tokens (cached per text) and fits a conversation into limit_tokens."""
+
+    count_tokens: Callable[[str], int]
+    limit_tokens: int
+    correction: int = 0  # measured: the real prompt minus our estimate, from the last turn
+    _cache: dict[str, int] = field(default_factory=dict, repr=False)
+
+    def tokens(self, text: str) -> int:
+        if text not in self._cache:
+            self._cache[text] = self.count_tokens(text) if text else 0
+        return self._cache[text]
+
+    def measure(self, messages: Sequence[Message], tools: Sequence[ToolSpec] = ()) -> int:
+        total = self.tokens(json.dumps(list(tools))) if tools else 0
+        for m in messages:
+            total += MESSAGE_OVERHEAD_TOKENS + self.tokens(_text_of(m))
+        return total + self.correction
+
+    def calibrate(self, estimated: int, actual: int) -> None:
+        """Learn how far our estimate is from the prompt the model really got."""
+        if actual > 0:
+            self.correction = max(0, self.correction + actual - estimated)
+
+    def fit(self, messages: Sequence[Message], tools: Sequence[ToolSpec] = ()) -> FitResult:
+        current = list(messages)
+        before = self.measure(current, tools)
+        if before <= self.limit_tokens:
+            return FitResult(tuple(current), before, True)
+        elided = 0
+        for index in _tool_result_indexes(current)[:-1]:  # oldest first, newest kept for now
+            if self.measure(current, tools) <= self.limit_tokens:
+                break
+            if not _is_elided(current[index]):
+                current[index] = _elide(current[index])
+                elided += 1
+        for index in reversed(_tool_result_indexes(current)):
+            over = self.measure(current, tools) - self.limit_tokens
+            if over <= 0:
+                break
+            current[index] = self._shrink(current[index], over)
+            elided += 1
+        after = self.measure(current, tools)
+        return FitResult(tuple(current), after, after <= self.limit_tokens, elided, max(0, before - after))
+
+    def _shrink(self, message: Message, over_tokens: int) -> Message:
+        """Cut a tool result by about over_tokens (plus a margin), or elide it if little would stay."""
+        content = message.get("content") or ""
+        ratio = len(content) / max(1, self.tokens(content))
+        keep = int((self.tokens(content) - over_tokens - CUT_MARGIN_TOKENS) * ratio * 0.9)
+        if keep < MIN_KEPT_RESULT_CHARS:
+            return _elide(message)
+        note = prompts.TRUNCATED_RESULT.format(cut=len(content) - keep, total=len(content))
+        return {**message, "content": content[:keep] + note}
+
+
+def _text_of(message: Message) -> str:
+    text = str(message.get("content") or "")
+    calls = message.get("tool_calls")
+    return text + json.dumps(calls) if calls else text
+
+
+def _tool_result_indexes(messages: Sequence[Message]) -> list[int]:
+    return [i for i, m in enumerate(messages) if m.get("role") == "tool"]
+
+
+def _is_elided(message: Message) -> bool:
+    return str(message.get("content", "")).startswith("[result elided")
+
+
+def _elide(message: Message) -> Message:
+    content = str(message.get("content") or "")
+    marker = prompts.ELIDED_RESULT.format(chars=len(content), name=message.get("name", "a tool"))
+    return {**message, "content": marker}
+
+
+def list_known_paths(workspace: Any, executor: Any, limit: int) -> tuple[str, ...]:
+    """Workspace files a path argument may name (for a path grammar), through the workspace rules."""
+    if limit <= 0:
+        return ()
+    listed = getattr(workspace, "file_list", None)
+    if callable(listed):
+        return tuple(listed(limit))
+    outcome = executor.run("known_paths", "find_files", json.dumps({"pattern": "**/*"}))
+    if not outcome.ok:
+        return ()
+    paths = (line.strip() for line in outcome.content.splitlines())
+    return tuple(itertools.islice((p for p in paths if _looks_like_path(p)), limit))
+
+
+def _looks_like_path(line: str) -> bool:
+    # find_files prints one path per line between a header and a footer written in prose
+    return bool(line) and " " not in line and not line.startswith(("[", "(", "#")) and not line.endswith(":")

@@ -1,0 +1,298 @@
+"""The agent loop: question -> model turns and tool calls -> a verified answer, as a stream of events.
+
+The model only proposes; the executor validates and runs every call. The loop runs until the model
+answers without calling a tool, or stops with a named reason (events.STOP_REASONS): the step
+budget, a repeated identical call, cancellation, or a context that cannot be fitted.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.harness import prompts
+from app.harness.citations import (
+    Evidence,
+    StreamingCitationFilter,
+    content_fingerprint,
+    read_args_for,
+    verify_answer,
+)
+from app.harness.context import ContextBudget, list_known_paths
+from app.harness.events import (
+    AnswerCompleted,
+    ContextElided,
+    ModelTextStreamed,
+    ModelTurnFinished,
+    PromptRendered,
+    RunEvent,
+    RunStarted,
+    RunStopped,
+    ToolCallCompleted,
+    ToolCallProposed,
+    ToolCallRefused,
+)
+from app.llm.base import (
+    ChatModel,
+    Message,
+    ParsedReply,
+    ParsedToolCall,
+    TextDelta,
+    ToolSpec,
+    TurnCompleted,
+    TurnRequest,
+    Usage,
+)
+from app.settings import Settings
+from app.tools.base import LineSpan
+
+log = logging.getLogger(__name__)
+
+
+def run_question(question: str, *, workspace: Any, model: ChatModel, executor: Any,
+                 settings: Settings, cancel: threading.Event | None = None,
+                 recorder: Any = None) -> Iterator[RunEvent]:
+    """Answer one question about the workspace; yields every event, the last one a RunStopped."""
+    events = _run(question, workspace, model, executor, settings, cancel or threading.Event())
+    if recorder is None:
+        yield from events
+        return
+    try:
+        for event in events:
+            recorder.on_event(event)
+            yield event
+    finally:
+        recorder.close()
+
+
+def _run(question: str, workspace: Any, model: ChatModel, executor: Any, settings: Settings,
+         cancel: threading.Event) -> Iterator[RunEvent]:
+    run = new_run_state(question, workspace, model, executor, settings)
+    yield RunStarted(run.run_id, question, run.workspace_label, model.name)
+    yield from run.introduce()
+    for step in range(1, settings.max_steps + 1):
+        run.steps = step
+        if cancel.is_set():
+            break
+        fit = run.budget.fit(run.messages, run.tools)
+        if fit.elided_results:
+            run.messages = list(fit.messages)
+            yield ContextElided(step, fit.elided_results, fit.tokens_freed)
+        if not fit.fits:
+            yield from _stop(run, "context_budget")
+            return
+        if step == settings.max_steps and run.force_reason is None:
+            run.force_reason = "step_budget"
+        turn = yield from _model_turn(run, step, cancel)
+        if turn is None or turn.stop_reason == "cancelled":
+            yield from _stop(run, "cancelled" if turn is not None else "model_error")
+            return
+        if not turn.reply.tool_calls:
+            yield from _answer(run, turn.reply.content)
+            return
+        if run.force_reason == "repeated_call":
+            yield from _stop(run, "repeated_call")
+            return
+        yield from _execute_calls(run, step, turn.reply, cancel)
+    yield from _stop(run, "cancelled" if cancel.is_set() else "step_budget")
+
+
+def new_run_id() -> str:
+    return f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
+
+
+@dataclass
+class RunState:
+    """What one run knows as it goes; private to the loop (events are what leaves it)."""
+
+    question: str
+    workspace_label: str
+    model: ChatModel
+    executor: Any
+    settings: Settings
+    tools: tuple[ToolSpec, ...]
+    known_paths: tuple[str, ...]
+    budget: ContextBudget
+    evidence: Evidence
+    weak_model: bool
+    workspace_layout: str = ""
+    run_id: str = field(default_factory=new_run_id)
+    messages: list[Message] = field(default_factory=list)
+    seen_calls: set[tuple[str, str]] = field(default_factory=set)
+    force_reason: str | None = None
+    usage: Usage = field(default_factory=Usage)
+    steps: int = 0
+    error: str = ""
+    started: float = field(default_factory=time.monotonic)
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    def add_tool_result(self, call_id: str, name: str, content: str) -> None:
+        self.messages.append({"role": "tool", "tool_call_id": call_id, "name": name, "content": content})
+
+    def introduce(self) -> Iterator[RunEvent]:
+        """The first prompt: the top-level layout and the README's start, then the question.
+
+        These reads go through the executor like any call (step 0), so their lines are evidence.
+        """
+        parts = [f"{prompts.LAYOUT_HEADER}\n{self.workspace_layout}"] if self.workspace_layout else []
+        for index, (name, arguments, header) in enumerate(self._intro_calls()):
+            outcome = self.executor.run(f"intro_{index}", name, json.dumps(arguments))
+            if not outcome.ok:
+                continue
+            self.evidence.add(outcome.spans, by_model=False)
+            yield ToolCallProposed(0, outcome.call_id, name, outcome.raw_arguments)
+            yield ToolCallCompleted(0, outcome.call_id, name, outcome.arguments or {}, True,
+                                    outcome.content, outcome.seconds, outcome.spans)
+            parts.append(f"{header}\n{outcome.content.strip()}")
+        system = "\n\n".join([prompts.SYSTEM_PROMPT, *parts])
+        # the question stands alone in its user turn: dialects restate the last user turn
+        # after tool results, and that should be the question, not the whole introduction
+        self.messages = [{"role": "system", "content": system},
+                         {"role": "user", "content": self.question}]
+
+    def _intro_calls(self) -> list[tuple[str, dict[str, Any], str]]:
+        calls: list[tuple[str, dict[str, Any], str]] = []
+        if not self.workspace_layout:
+            calls.append(("list_dir", {"path": ".", "depth": 1}, prompts.LAYOUT_HEADER))
+        lines = self.settings.intro_readme_lines
+        readme = next((p for p in README_NAMES if p in self.known_paths), README_NAMES[0])
+        if lines > 0:
+            calls.append(("read_file", {"path": readme, "max_lines": lines},
+                          prompts.README_HEADER.format(path=readme)))
+        return calls
+
+
+README_NAMES = ("README.md", "README.rst", "README.txt", "README", "readme.md")
+
+
+def new_run_state(question: str, workspace: Any, model: ChatModel, executor: Any,
+                  settings: Settings) -> RunState:
+    limit = min(settings.n_ctx, model.context_length or settings.n_ctx) - settings.context_reserve_tokens
+    policy = settings.force_answer_after_read
+    weak = policy == "always" or (policy == "auto" and model.dialect_name == "generic")
+    return RunState(
+        question=question, workspace_label=str(getattr(workspace, "root", workspace)), model=model,
+        executor=executor, settings=settings, tools=tuple(executor.schemas()),
+        known_paths=list_known_paths(workspace, executor, settings.known_paths_max),
+        budget=ContextBudget(model.count_tokens, max(256, limit)),
+        evidence=Evidence(lambda span: fingerprint_span(executor, span)), weak_model=weak,
+        workspace_layout=_layout(workspace))
+
+
+def _layout(workspace: Any) -> str:
+    """The workspace's own short top-level view, when it offers one (else list_dir is called)."""
+    summary = getattr(workspace, "top_level_summary", None)
+    return summary() if callable(summary) else ""
+
+
+def fingerprint_span(executor: Any, span: LineSpan) -> str | None:
+    """A hash of what read_file shows for exactly these lines now (None when it cannot read them)."""
+    outcome = executor.run("verify", "read_file", read_args_for(span))
+    return content_fingerprint(outcome.content) if outcome.ok else None
+
+
+def _model_turn(run: RunState, step: int, cancel: threading.Event) -> Iterator[RunEvent]:
+    """Stream one model turn (citations checked as text arrives); returns its TurnCompleted."""
+    request = TurnRequest(messages=tuple(run.messages), tools=run.tools, known_paths=run.known_paths,
+                          force_answer=run.force_reason is not None,
+                          max_tokens=run.settings.max_answer_tokens, temperature=run.settings.temperature)
+    estimated = run.budget.measure(request.messages, request.tools)
+    shown = StreamingCitationFilter(run.evidence)
+    completed: TurnCompleted | None = None
+    try:
+        for event in run.model.generate(request, cancel):
+            if isinstance(event, TextDelta) and (text := shown.feed(event.text)):
+                yield ModelTextStreamed(step, text)
+            elif isinstance(event, TurnCompleted):
+                completed = event
+    except Exception as exc:  # a model failure ends this run with a reason, never the app
+        log.exception("model turn %d failed", step)
+        run.error = str(exc) or type(exc).__name__
+        return None
+    if tail := shown.flush():
+        yield ModelTextStreamed(step, tail)
+    if completed is None:
+        run.error = "the model ended its turn without a result"
+        return None
+    run.usage += completed.usage
+    run.budget.calibrate(estimated, completed.usage.prompt_total)
+    yield PromptRendered(step, completed.prompt, completed.usage.prompt_total or estimated)
+    yield ModelTurnFinished(step, completed.raw, completed.usage)
+    return completed
+
+
+def _execute_calls(run: RunState, step: int, reply: ParsedReply,
+                   cancel: threading.Event) -> Iterator[RunEvent]:
+    """Run every call of a turn; each result becomes a `tool` message with the call's id."""
+    calls = reply.tool_calls
+    ids = [call.id or f"call_{step}_{i}" for i, call in enumerate(calls)]
+    run.messages.append(_assistant_message(reply.content, calls, ids))
+    read_something = False
+    for call, call_id in zip(calls, ids, strict=True):
+        if cancel.is_set():
+            return
+        yield ToolCallProposed(step, call_id, call.name, call.raw_arguments)
+        key = (call.name, _canonical_arguments(call))
+        if key in run.seen_calls:
+            message = prompts.REPEATED_CALL.format(name=call.name)
+            yield ToolCallRefused(step, call_id, call.name, call.raw_arguments, message)
+            run.add_tool_result(call_id, call.name, message)
+            run.force_reason = "repeated_call"
+            continue
+        run.seen_calls.add(key)
+        outcome = run.executor.run(call_id, call.name, call.raw_arguments)
+        run.add_tool_result(call_id, call.name, outcome.content)
+        if outcome.refused:
+            yield ToolCallRefused(step, call_id, call.name, call.raw_arguments, outcome.content)
+            continue
+        run.evidence.add(outcome.spans)
+        read_something = read_something or (outcome.ok and bool(outcome.spans))
+        yield ToolCallCompleted(step, call_id, call.name, outcome.arguments or {}, outcome.ok,
+                                outcome.content, outcome.seconds, outcome.spans)
+    if read_something and run.weak_model and run.force_reason is None:
+        run.force_reason = "answered"  # a weak model answers best right after its first good read
+
+
+def _answer(run: RunState, text: str) -> Iterator[RunEvent]:
+    text, citations = verify_answer(text, run.evidence)
+    evidence_added = False
+    if not citations:
+        citations = run.evidence.fallback(run.settings.max_evidence_citations)
+        evidence_added = bool(citations)
+        if evidence_added:
+            sources = prompts.SOURCES_LINE.format(citations=", ".join(map(str, citations)))
+            text = f"{text}\n\n{sources}" if text else sources
+    yield AnswerCompleted(text, citations, run.steps, run.usage, run.elapsed(), evidence_added)
+    reason = run.force_reason if run.force_reason in ("step_budget", "repeated_call") else "answered"
+    yield RunStopped(reason, prompts.stop_message(reason, steps=run.steps), run.steps, run.usage)
+
+
+def _stop(run: RunState, reason: str) -> Iterator[RunEvent]:
+    message = prompts.stop_message(reason, steps=run.steps, detail=run.error)
+    yield RunStopped(reason, message, run.steps, run.usage)
+
+
+def _assistant_message(text: str, calls: tuple[ParsedToolCall, ...], ids: list[str]) -> dict[str, Any]:
+    tool_calls = [
+        {"id": call_id, "type": "function",
+         "function": {"name": call.name, "arguments": call.raw_arguments}}
+        for call, call_id in zip(calls, ids, strict=True)
+    ]
+    return {"role": "assistant", "content": text, "tool_calls": tool_calls}
+
+
+def _canonical_arguments(call: ParsedToolCall) -> str:
+    """Same call, same key: parsed arguments with sorted keys, else the raw text."""
+    if call.arguments:
+        return json.dumps(call.arguments, sort_keys=True)
+    return call.raw_arguments.strip()
+
+

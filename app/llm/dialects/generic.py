@@ -1,0 +1,157 @@
+"""The generic dialect, for templates without tool support (SmolLM2, Gemma 2, Phi-3.5, none).
+
+Tools are described in the system prompt, the reply is constrained by a GBNF grammar to one
+call or an answer, a call turn is rendered back as the exact text the grammar let the model
+write, and a tool result goes back as a plain user turn that says what was read and restates
+the question: a small model answers from text in a user turn far better than from a tool role.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from app.errors import ChatTemplateError
+from app.llm.base import Message, ParsedReply, ToolSpec
+from app.llm.dialects import prompts
+from app.llm.dialects.callformats import FORMATS, CallFormat
+from app.llm.dialects.gbnf import BASE_RULES, arguments_rules, gbnf_literal
+from app.llm.dialects.jinja_env import render_template
+from app.llm.dialects.markup import split_think, visible_before
+from app.llm.dialects.normalize import first_user_question, normalize_messages, with_system_text
+from app.llm.dialects.template import TemplateDialect
+
+CHATML = ("{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}"
+          "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}")
+DEFAULT_FORMAT = "json"
+
+
+class GenericDialect(TemplateDialect):
+    name = "generic"
+    supports_tools = False
+
+    def __init__(self, template: str | None, *, bos_token: str = "", eos_token: str = "",
+                 now: Callable[[], datetime] | None = None, call_format: str = DEFAULT_FORMAT,
+                 **_: Any) -> None:
+        self.call_format: CallFormat = FORMATS[call_format]
+        super().__init__(template or CHATML, bos_token=bos_token, eos_token=eos_token, now=now)
+        self.template = template
+        self.markers = (self.call_format.first_char,)
+
+    # -- rendering -------------------------------------------------------------------------
+    def prepare(self, messages: list[Message], tools: Sequence[ToolSpec]) -> list[Message]:
+        plain = self._plain_turns(messages)
+        return with_system_text(plain, self.tool_prompt(tools)) if tools else plain
+
+    def render(self, messages: Sequence[Message], tools: Sequence[ToolSpec] = (),
+               add_generation_prompt: bool = True) -> str:
+        # Tools are ours to describe: the template itself never sees them.
+        prepared = self.prepare(normalize_messages(messages), tools)
+        try:
+            return self._render_prepared(prepared, add_generation_prompt)
+        except ChatTemplateError:
+            return self._render_prepared(_fold_system(prepared), add_generation_prompt)
+
+    def _render_prepared(self, messages: list[Message], add_generation_prompt: bool) -> str:
+        return render_template(self._compiled, messages=messages, tools=None,
+                               add_generation_prompt=add_generation_prompt,
+                               bos_token=self.bos_token, eos_token=self.eos_token)
+
+    def tool_prompt(self, tools: Sequence[ToolSpec]) -> str:
+        first = tools[0].get("function", tools[0])
+        example_args = {k: _example_value(k, v) for k, v in
+                        first.get("parameters", {}).get("properties", {}).items()
+                        if k in first.get("parameters", {}).get("required", [])}
+        return prompts.GENERIC_TOOL_INTRO.format(
+            example=self.call_format.render(first["name"], example_args),
+            listing="\n".join(prompts.tool_line(t) for t in tools))
+
+    def _plain_turns(self, messages: list[Message]) -> list[Message]:
+        """Call turns as the call's text; each run of tool results as one user turn."""
+        out: list[Message] = []
+        calls: dict[str, tuple[str, dict[str, Any]]] = {}
+        results: list[str] = []
+        for msg in messages:
+            if msg.get("role") == "tool":
+                results.append(self._result_text(msg, calls))
+                continue
+            if results:
+                out.append(self._results_turn(results, messages))
+                results = []
+            out.append(self._call_turn(msg, calls) if msg.get("tool_calls") else msg)
+        if results:
+            out.append(self._results_turn(results, messages))
+        return out
+
+    def _call_turn(self, msg: Message, calls: dict[str, tuple[str, dict[str, Any]]]) -> Message:
+        texts = []
+        for call in msg["tool_calls"]:
+            name, args = call["function"]["name"], call["function"]["arguments"]
+            calls[call["id"]] = (name, args)
+            texts.append(self.call_format.render(name, args))
+        return {"role": "assistant", "content": "\n".join(texts)}
+
+    def _result_text(self, msg: Message, calls: dict[str, tuple[str, dict[str, Any]]]) -> str:
+        name, args = calls.get(msg["tool_call_id"], (msg.get("name", "tool"), {}))
+        title = prompts.result_title(name, args, self.call_format.render(name, args))
+        return f"{title}\n{msg['content']}"
+
+    def _results_turn(self, results: list[str], messages: list[Message]) -> Message:
+        question = first_user_question([m for m in messages if m.get("role") != "tool"])
+        nudge = prompts.GENERIC_ANSWER_NUDGE.format(question=question)
+        return {"role": "user", "content": "\n\n".join([*results, nudge])}
+
+    # -- parsing and grammar ---------------------------------------------------------------
+    def parse(self, raw: str) -> ParsedReply:
+        reasoning, rest = split_think(raw, self.opens_reasoning)
+        text = self.clean(rest)
+        call = self.call_format.parse(text) or next(
+            (c for f in FORMATS.values() if (c := f.parse(text)) is not None), None)
+        if call is not None:
+            return ParsedReply(content="", tool_calls=(call,), reasoning=reasoning)
+        return ParsedReply(content=text, reasoning=reasoning)
+
+    def visible_text(self, raw_so_far: str) -> str:
+        head = raw_so_far.lstrip()
+        if not head or head.startswith(self.call_format.first_char) or head.startswith("<think>"):
+            return ""
+        return visible_before(head, self.end_markers)
+
+    def grammar(self, tools: Sequence[ToolSpec], known_paths: Sequence[str] = (),
+                force_answer: bool = False) -> str | None:
+        first = self.call_format.first_char
+        answer = f'answer ::= [^{_class_escape(first)}\\x00-\\x20] [^\\x00]*'
+        if force_answer or not tools:
+            return f"root ::= answer\n{answer}\n"
+        rules, calls = [answer], []
+        for tool in tools:
+            fn = tool.get("function", tool)
+            args_rule, arg_rules = arguments_rules(tool, known_paths)
+            rules.extend(arg_rules)
+            calls.append(self.call_format.gbnf(fn["name"], args_rule))
+        rules.append("call ::= " + " | ".join(f"({c})" for c in calls))
+        return "root ::= call | answer\n" + "\n".join(rules) + BASE_RULES
+
+
+def _class_escape(ch: str) -> str:
+    return "\\" + ch if ch in "^]-\\[" else ch
+
+
+def _example_value(name: str, schema: dict[str, Any]) -> Any:
+    if name in ("path", "file", "file_path"):
+        return "README.md"
+    return {"integer": 1, "number": 1, "boolean": True}.get(schema.get("type", ""), "text")
+
+
+def _fold_system(messages: list[Message]) -> list[Message]:
+    """For templates that refuse a system role (Gemma 2): prepend it to the first user turn."""
+    if not messages or messages[0].get("role") != "system":
+        return messages
+    system, rest = messages[0]["content"], messages[1:]
+    if rest and rest[0].get("role") == "user":
+        return [{**rest[0], "content": f"{system}\n\n{rest[0]['content']}"}, *rest[1:]]
+    return [{"role": "user", "content": system}, *rest]
+
+
+__all__ = ["GenericDialect", "gbnf_literal"]

@@ -1,0 +1,76 @@
+"""GPT-OSS harmony: channels (analysis, commentary, final) and `to=functions.name` calls."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from app.llm.base import Message, ParsedReply, ParsedToolCall, ToolSpec
+from app.llm.dialects.markup import hold_back, parse_loose_arguments
+from app.llm.dialects.normalize import one_call_per_message
+from app.llm.dialects.template import TemplateDialect
+
+_MESSAGE_END = re.compile(r"<\|(?:end|call|return)\|>")
+_RECIPIENT = re.compile(r"to=functions\.([^\s<]+)")
+_CHANNEL = re.compile(r"<\|channel\|>\s*(\w+)")
+
+
+def _messages(raw: str) -> list[tuple[str, str, bool]]:
+    """(header, body, complete) per harmony message; a missing end marker is forgiven.
+
+    Text without a header (a model that skipped it) counts as a final message; text that may
+    still become a header (starts with '<') is left out until it is known.
+    """
+    out = []
+    for index, chunk in enumerate(raw.split("<|start|>")):
+        header, found, body = chunk.partition("<|message|>")
+        if not found:  # a header still arriving, unless it is leading text with no header
+            header, body = "", chunk
+            if index or not body.strip() or body.lstrip().startswith("<"):
+                continue
+        end = _MESSAGE_END.search(body)
+        out.append((header, body[:end.start()] if end else body, end is not None))
+    return out
+
+
+def _shown(header: str) -> bool:
+    """Answer text: the final channel, or a commentary preamble addressed to no tool."""
+    channel = _CHANNEL.search(header)
+    return not _RECIPIENT.search(header) and not (channel and channel.group(1) == "analysis")
+
+
+def _thinking_field(msg: Message) -> Message:
+    """The template wants reasoning in `thinking` and refuses channel tags in content."""
+    thinking = msg.get("thinking") or msg.get("reasoning_content") or msg.get("reasoning")
+    plain = {k: v for k, v in msg.items() if k not in ("reasoning_content", "reasoning")}
+    if msg.get("role") == "assistant" and thinking:
+        plain["thinking"] = thinking
+        if msg.get("tool_calls"):
+            plain["content"] = ""
+    return plain
+
+
+class HarmonyDialect(TemplateDialect):
+    name = "harmony"
+    markers = ("<|channel|>", "<|start|>")
+
+    def prepare(self, messages: list[Message], tools: Sequence[ToolSpec]) -> list[Message]:
+        return [_thinking_field(m) for m in one_call_per_message(messages)]
+
+    def parse(self, raw: str) -> ParsedReply:
+        content, reasoning, calls = [], [], []
+        for header, body, _ in _messages(raw):
+            recipient = _RECIPIENT.search(header)
+            if recipient:
+                arguments, raw_args = parse_loose_arguments(body)
+                calls.append(ParsedToolCall(recipient.group(1), arguments, raw_args))
+            elif _shown(header):
+                content.append(body)
+            else:
+                reasoning.append(body.strip())
+        return ParsedReply(self.clean("".join(content)), tuple(calls), "\n".join(reasoning))
+
+    def visible_text(self, raw_so_far: str) -> str:
+        shown = [body if complete else hold_back(body, ("<|end|>", "<|return|>", "<|call|>"))
+                 for header, body, complete in _messages(raw_so_far) if _shown(header)]
+        return "".join(shown).lstrip()

@@ -1,0 +1,67 @@
+"""<tool_call>{json}</tool_call>: Hermes 2 Pro/3, Qwen2.5, Qwen3, Granite 4, SmolLM3."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+
+from app.llm.base import Message, ParsedToolCall, ToolSpec
+from app.llm.dialects import prompts
+from app.llm.dialects.markup import calls_from_json_text, parse_loose_arguments
+from app.llm.dialects.normalize import with_system_text
+from app.llm.dialects.template import TemplateDialect
+
+_BLOCK = re.compile(r"<tool_call>(.*?)(?:</tool_call>|$)", re.DOTALL)
+_NAME = re.compile(r'"name"\s*:\s*"([^"]+)"\s*,\s*"(?:arguments|parameters)"\s*:\s*(.*)', re.DOTALL)
+
+
+def parse_tagged_json(text: str) -> tuple[str, list[ParsedToolCall]]:
+    """Calls in <tool_call> blocks (last closing tag optional); the text outside is content."""
+    calls = [c for body in _BLOCK.findall(text) for c in _block_calls(body)]
+    return _BLOCK.sub("", text), calls
+
+
+def _block_calls(body: str) -> list[ParsedToolCall]:
+    calls = calls_from_json_text(body)
+    if calls or not body.strip():
+        return calls
+    match = _NAME.search(body)  # cut off mid-object: recover name and what arguments parse
+    if not match:
+        return []
+    arguments, raw = parse_loose_arguments(match.group(2).rstrip().removesuffix("}"))
+    return [ParsedToolCall(name=match.group(1), arguments=arguments, raw_arguments=raw)]
+
+
+class HermesDialect(TemplateDialect):
+    name = "hermes"
+    markers = ("<tool_call>",)
+
+    def parse_calls(self, text: str) -> tuple[str, list[ParsedToolCall]]:
+        return parse_tagged_json(text)
+
+
+class SmolLM3Dialect(HermesDialect):
+    """SmolLM3 speaks Hermes tool calls, but this (Unsloth) template renders no tools: we add
+    the tool list to the system prompt and write calls and results into message text."""
+
+    name = "smollm3"
+
+    def prepare(self, messages: list[Message], tools: Sequence[ToolSpec]) -> list[Message]:
+        out = [_hermes_text(m) for m in messages]
+        return with_system_text(out, prompts.hermes_tool_prompt(tools)) if tools else out
+
+
+def _hermes_text(msg: Message) -> Message:
+    if msg.get("tool_calls"):
+        blocks = [json.dumps({"name": c["function"]["name"], "arguments": c["function"]["arguments"]},
+                             ensure_ascii=False) for c in msg["tool_calls"]]
+        text = "".join(f"<tool_call>\n{b}\n</tool_call>" for b in blocks)
+        plain = {k: v for k, v in msg.items() if k != "tool_calls"}
+        return {**plain, "content": (msg["content"] + "\n" + text).strip()}
+    if msg.get("role") == "tool":
+        return {**msg, "content": f"<tool_response>\n{msg['content']}\n</tool_response>"}
+    return msg
+
+
+__all__ = ["HermesDialect", "SmolLM3Dialect", "parse_tagged_json"]

@@ -1,0 +1,119 @@
+"""list_dir and find_files: what is in the workspace, capped, with what was hidden and why."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.errors import PathRefusedError, ToolExecutionError
+from app.tools.base import ToolOutput
+from app.tools.calls_text import call_text, cut_note
+from app.workspace import Entry, Listing, Workspace, human_size
+from app.workspace.ignore import glob_regex
+from app.workspace.lexical import has_control_chars
+
+MAX_DEPTH = 6
+
+
+class ListDirArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    path: str = Field(".", description="folder relative to the workspace root; '.' is the root")
+    depth: int = Field(1, ge=1, le=MAX_DEPTH, description="how many levels of sub-folders to include")
+    offset: int = Field(0, ge=0, description="skip this many entries (to page through a long listing)")
+
+
+class FindFilesArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    pattern: str = Field(min_length=1, max_length=500, description=(
+        "glob over workspace-relative paths, e.g. '**/*.py' or 'src/*.ts'; without '/', it matches "
+        "file names at any depth"))
+    offset: int = Field(0, ge=0, description="skip this many matches (to page through many results)")
+
+
+def list_dir(ws: Workspace, args: ListDirArgs) -> ToolOutput:
+    """List a folder's files and sub-folders with sizes; folders end with '/'.
+
+    Args:
+        path: folder relative to the workspace root.
+        depth: how many levels of sub-folders to include.
+        offset: skip this many entries.
+    """
+    if ws.kind(args.path) == "file":
+        raise ToolExecutionError(f"{ws.normalize(args.path)} is a file, not a folder: use "
+                                 f"{call_text('read_file', path=ws.normalize(args.path))}")
+    listing = ws.list_tree(args.path, args.depth)
+    rel = ws.normalize(args.path)
+    entries = [e for e in listing.entries if e.kind != "file" or not _is_binary(ws, e)]
+    binary = len(listing.entries) - len(entries)
+    page = entries[args.offset:args.offset + ws.settings.list_max_entries]
+    title = "the workspace root" if rel == "." else rel + "/"
+    lines = [f"{title}: {len(entries)} entries (depth {args.depth})"]
+    lines += [_entry_line(e) for e in page]
+    if binary:
+        lines.append(f"skipped: {binary} binary files (read_file on one reports its type and size)")
+    lines += _hidden_lines(listing)
+    if args.offset + len(page) < len(entries):
+        lines.append(cut_note(f"showed entries {args.offset + 1}-{args.offset + len(page)} of {len(entries)}",
+                              call_text("list_dir", path=rel, depth=args.depth, offset=args.offset + len(page))))
+    return ToolOutput("\n".join(lines))
+
+
+def find_files(ws: Workspace, args: FindFilesArgs) -> ToolOutput:
+    """Find files whose path matches a glob such as '**/*.py'; sorted, with the total count.
+
+    Args:
+        pattern: glob over workspace-relative paths.
+        offset: skip this many matches.
+    """
+    regex = _pattern_regex(args.pattern)
+    listing = ws.list_tree(".", depth=10_000, files_only=True)
+    on_name = "/" not in args.pattern.strip("/")
+    matched = [e for e in listing.entries if regex.match(e.name if on_name else e.rel)]
+    text_files = [e for e in matched if not _is_binary(ws, e)]
+    binary = len(matched) - len(text_files)
+    cap = ws.settings.find_max_results
+    page = text_files[args.offset:args.offset + cap]
+    lines = [f"{len(text_files)} files match {args.pattern!r}" + (":" if page else ".")]
+    lines += [f"{e.rel}  ({human_size(e.size)})" for e in page]
+    if binary:
+        lines.append(f"skipped: {binary} binary files that match")
+    lines += _hidden_lines(listing, walking=True)
+    if args.offset + len(page) < len(text_files):
+        lines.append(cut_note(f"showed matches {args.offset + 1}-{args.offset + len(page)} of {len(text_files)}",
+                              call_text("find_files", pattern=args.pattern, offset=args.offset + len(page))))
+    elif not text_files:
+        lines.append("Hint: a pattern without '/' matches file names anywhere, e.g. '*.py' or 'main.*'.")
+    return ToolOutput("\n".join(lines))
+
+
+def _pattern_regex(pattern: str):
+    if has_control_chars(pattern) or "\\" in pattern:
+        raise PathRefusedError("the pattern may not contain control characters or backslashes")
+    if pattern.startswith(("/", "~")) or ".." in pattern.split("/"):
+        raise PathRefusedError("the pattern must be relative to the workspace (no '/', '~' or '..' at the start)")
+    return glob_regex(pattern.strip("/"))
+
+
+def _is_binary(ws: Workspace, entry: Entry) -> bool:
+    try:
+        return ws.sniff(entry.rel).binary
+    except (PathRefusedError, ToolExecutionError):
+        return False  # unreadable files stay listed; read_file will say why
+
+
+def _entry_line(entry: Entry) -> str:
+    if entry.kind == "dir":
+        return entry.rel + "/"
+    if entry.kind == "symlink":
+        return f"{entry.rel}  ({entry.note})"
+    return f"{entry.rel}  ({human_size(entry.size)})"
+
+
+def _hidden_lines(listing: Listing, walking: bool = False) -> list[str]:
+    notes: list[str] = []
+    if listing.hidden.total:
+        notes.append(("while walking, " if walking else "") + listing.hidden.describe())
+    if listing.truncated:
+        notes.append("[cut: the walk stopped at the walk_max_entries setting; list a sub-folder to see more]")
+    return notes

@@ -1,0 +1,89 @@
+"""read_file: numbered lines of one file, sized for a small model's context."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.errors import ToolExecutionError
+from app.tools.base import LineSpan, ToolOutput
+from app.tools.calls_text import call_text, cut_note
+from app.workspace import TextFile, Workspace, human_size
+
+
+class ReadFileArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    path: str = Field(description="file path relative to the workspace root, e.g. 'src/main.py'")
+    start_line: int = Field(1, ge=1, description="first line to show (1-based)")
+    max_lines: int = Field(200, ge=1, description="how many lines to show at most (also capped by settings)")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as ripgrep and editors count them: split on \\n only, a trailing \\r dropped."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def clip_line(line: str, limit: int) -> str:
+    if len(line) <= limit:
+        return line
+    return f"{line[:limit]} [... line cut: {len(line)} chars, showing the first {limit}]"
+
+
+def read_file(ws: Workspace, args: ReadFileArgs) -> ToolOutput:
+    """Read a text file and return numbered lines with a header giving the file's line count.
+
+    Args:
+        path: file path relative to the workspace root.
+        start_line: first line to show (1-based).
+        max_lines: how many lines to show at most.
+    """
+    doc = ws.read_text(args.path)
+    if doc.binary:
+        return ToolOutput(f"{doc.rel}: binary file ({doc.sniffed.kind}, {human_size(doc.size)}); "
+                          "its bytes are not shown.")
+    lines = split_lines(doc.text)
+    total = _total_text(doc, len(lines), ws.settings.file_scan_max_bytes)
+    if not lines:
+        return ToolOutput(f"{doc.rel} (empty file, 0 lines)")
+    if args.start_line > len(lines):
+        last = max(1, len(lines) - ws.settings.read_max_lines + 1)
+        raise ToolExecutionError(f"{doc.rel} has {total} lines; start_line={args.start_line} is past the end. "
+                                 f"Try {call_text('read_file', path=doc.rel, start_line=last)}")
+    shown, body = _window(ws, lines, args)
+    end = args.start_line + shown - 1
+    header = f"{doc.rel} (lines {args.start_line}-{end} of {total}, {human_size(doc.size)}{_bom_note(doc)})"
+    parts = [header, *body]
+    if end < len(lines) or not doc.complete:
+        parts.append(cut_note(f"showed lines {args.start_line}-{end} of {total}",
+                              call_text("read_file", path=doc.rel, start_line=end + 1)))
+    return ToolOutput("\n".join(parts), (LineSpan(doc.rel, args.start_line, end),))
+
+
+def _window(ws: Workspace, lines: list[str], args: ReadFileArgs) -> tuple[int, list[str]]:
+    """Numbered lines from start_line, stopping at the line cap or the byte cap, whichever comes first."""
+    settings = ws.settings
+    limit = min(args.max_lines, settings.read_max_lines)
+    stop = min(len(lines), args.start_line - 1 + limit)
+    width = len(str(stop))
+    budget = settings.read_max_bytes
+    body: list[str] = []
+    for number in range(args.start_line, stop + 1):
+        row = f"{number:>{width}}| {clip_line(lines[number - 1], settings.read_max_line_chars)}"
+        budget -= len(row.encode("utf-8")) + 1
+        if budget < 0 and body:
+            break
+        body.append(row)
+    return len(body), body
+
+
+def _total_text(doc: TextFile, count: int, scanned: int) -> str:
+    if doc.complete:
+        return str(count)
+    return f"at least {count} (only the first {human_size(scanned)} were read)"
+
+
+def _bom_note(doc: TextFile) -> str:
+    return f", {doc.sniffed.encoding} with BOM" if doc.sniffed.bom_length else ""

@@ -1,0 +1,172 @@
+"""search_text: ripgrep finds candidate lines; the text shown is re-read through the workspace.
+
+ripgrep walks by name, so a symlink swapped in mid-search could make it read outside. It only
+tells us (path, line number); each path is then checked and the line read through the Workspace,
+which applies every rule (confinement, secrets, hard links, binary). What rg saw is never shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.errors import PathRefusedError, ToolExecutionError
+from app.tools.base import LineSpan, ToolOutput
+from app.tools.calls_text import call_text, cut_note
+from app.tools.reading import clip_line, split_lines
+from app.tools.rg import find_rg, run_rg
+from app.workspace import Workspace
+from app.workspace.lexical import has_control_chars
+
+_REGEX_LIMIT = "20M"  # rg compiles to automata: no backtracking, and these bound its memory
+
+
+class SearchTextArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    pattern: str = Field(min_length=1, max_length=1000, description="regular expression (Rust regex syntax) to search for")
+    path: str = Field(".", description="file or folder to search in, relative to the workspace root")
+    glob: str | None = Field(None, max_length=200, description="only search files whose name matches, e.g. '*.py'")
+    fixed_strings: bool = Field(False, description="treat the pattern as literal text, not a regex")
+    ignore_case: bool = Field(False, description="match upper and lower case alike")
+    offset: int = Field(0, ge=0, description="skip this many results (to page through many matches)")
+
+
+@dataclass(frozen=True)
+class Hit:
+    rel: str
+    line: int
+
+
+def search_text(ws: Workspace, args: SearchTextArgs) -> ToolOutput:
+    """Search file contents with a regular expression; results are 'path:line: text'.
+
+    Args:
+        pattern: regular expression to search for.
+        path: file or folder to search in.
+        glob: only search files whose name matches.
+        fixed_strings: treat the pattern as literal text.
+        ignore_case: match upper and lower case alike.
+        offset: skip this many results.
+    """
+    rel = ws.normalize(args.path)
+    single_file = ws.kind(rel) == "file"
+    _check_glob(args.glob)
+    settings = ws.settings
+    per_file = settings.search_max_results if single_file else settings.search_max_per_file
+    want = args.offset + settings.search_max_results + 1
+    run = run_rg(_argv(ws, args, rel, per_file), ws.root_fd, ws.root, settings.search_timeout_s, want)
+    hits = _parse(ws, run.lines)
+    if not hits and run.returncode == 2 and run.stderr.strip():
+        raise ToolExecutionError(_rg_error(run.stderr))
+    return _render(ws, args, rel, hits, per_file, run.timed_out)
+
+
+def _argv(ws: Workspace, args: SearchTextArgs, rel: str, per_file: int) -> list[str]:
+    s = ws.settings
+    argv = [str(find_rg()), "--no-config", "--no-messages", "--line-number", "--no-heading", "--with-filename",
+            "--null", "--color=never", "--sort=path", "--max-columns=1", "--no-follow", "--one-file-system",
+            "--hidden", "--glob=!.git", "--no-require-git", f"--max-count={per_file + 1}",
+            f"--max-filesize={s.file_scan_max_bytes}", f"--regex-size-limit={_REGEX_LIMIT}",
+            f"--dfa-size-limit={_REGEX_LIMIT}"]
+    if not s.respect_gitignore:
+        argv.append("--no-ignore")
+    if args.glob:
+        argv.append(f"--glob={args.glob}")
+    argv += ["--fixed-strings"] if args.fixed_strings else []
+    argv += ["--ignore-case"] if args.ignore_case else []
+    return [*argv, "-e", args.pattern, "--", rel]
+
+
+def _check_glob(glob: str | None) -> None:
+    if glob is not None and (has_control_chars(glob) or not glob.strip()):
+        raise PathRefusedError("glob must be a non-empty pattern such as '*.py' without control characters")
+
+
+def _parse(ws: Workspace, lines: tuple[bytes, ...]) -> list[Hit]:
+    hits: list[Hit] = []
+    for raw in lines:
+        path_bytes, sep, rest = raw.partition(b"\0")
+        number = rest.split(b":", 1)[0]
+        if not sep or not number.isdigit():
+            continue
+        try:
+            rel = ws.normalize(path_bytes.decode("utf-8"))
+        except (UnicodeDecodeError, PathRefusedError):
+            continue  # names we could not open again are not shown
+        hits.append(Hit(rel, int(number)))
+    return hits
+
+
+def _render(ws: Workspace, args: SearchTextArgs, rel: str, hits: list[Hit], per_file: int,
+            timed_out: bool) -> ToolOutput:
+    cap = ws.settings.search_max_results
+    shown, spans, capped_files, refused = _lines(ws, hits, per_file)
+    page = shown[args.offset:args.offset + cap]
+    page_spans = spans[args.offset:args.offset + cap]
+    where = "the workspace" if rel == "." else rel
+    out = [f"{len(page)} matches for {args.pattern!r} in {where}" + (":" if page else ".")]
+    out += page
+    out += _notes(args, rel, len(shown), len(page), capped_files, refused, timed_out)
+    return ToolOutput("\n".join(out), tuple(page_spans))
+
+
+def _lines(ws: Workspace, hits: list[Hit], per_file: int) -> tuple[list[str], list[LineSpan], list[str], int]:
+    shown: list[str] = []
+    spans: list[LineSpan] = []
+    capped: list[str] = []
+    refused = 0
+    texts: dict[str, list[str] | None] = {}
+    counts: dict[str, int] = {}
+    for hit in hits:
+        if ws.is_secret(hit.rel):
+            continue  # silently: even a count would tell the model that a secret matched
+        if hit.rel not in texts:
+            texts[hit.rel] = _read_lines(ws, hit.rel)
+        lines = texts[hit.rel]
+        if lines is None or hit.line > len(lines):
+            refused += lines is None
+            continue
+        counts[hit.rel] = counts.get(hit.rel, 0) + 1
+        if counts[hit.rel] > per_file:
+            if hit.rel not in capped:
+                capped.append(hit.rel)
+            continue
+        shown.append(f"{hit.rel}:{hit.line}: {clip_line(lines[hit.line - 1].strip(), ws.settings.read_max_line_chars)}")
+        spans.append(LineSpan(hit.rel, hit.line, hit.line))
+    return shown, spans, capped, refused
+
+
+def _read_lines(ws: Workspace, rel: str) -> list[str] | None:
+    try:
+        doc = ws.read_text(rel)
+    except (PathRefusedError, ToolExecutionError):
+        return None
+    return None if doc.binary else split_lines(doc.text)
+
+
+def _notes(args: SearchTextArgs, rel: str, total: int, shown: int, capped_files: list[str], refused: int,
+           timed_out: bool) -> list[str]:
+    notes: list[str] = []
+    base = {"pattern": args.pattern, "glob": args.glob}
+    flags = {"fixed_strings": args.fixed_strings or None, "ignore_case": args.ignore_case or None}
+    for path in capped_files[:5]:
+        notes.append(cut_note(f"more matches in {path}", call_text("search_text", **base, path=path, **flags)))
+    if args.offset + shown < total:
+        notes.append(cut_note(f"showed results {args.offset + 1}-{args.offset + shown}",
+                              call_text("search_text", **base, path=rel, **flags, offset=args.offset + shown)))
+    if refused:
+        notes.append(f"left out: matches in {refused} files refused by the workspace rules")
+    if timed_out:
+        notes.append("[cut: the search ran out of time; results so far are shown. Narrow it with path= or glob=, "
+                     "or simplify the pattern]")
+    notes.append("(.gitignored, binary and secret-looking files are not searched)")
+    return notes
+
+
+def _rg_error(stderr: str) -> str:
+    text = " ".join(stderr.replace("rg: ", "").split())[:400]
+    if "size limit" in text:
+        return f"the regex is too large to compile ({text}); simplify it"
+    return f"the pattern is not a valid regex: {text}. Use fixed_strings=true to search literal text"

@@ -1,0 +1,84 @@
+"""Values the workspace hands to tools: entries, what was hidden, file text."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Literal
+
+from app.workspace.content import Sniffed
+
+EntryKind = Literal["file", "dir", "symlink", "special"]
+
+# Why an entry was left out of a listing or walk, in the words the model sees.
+HIDDEN_REASONS: dict[str, str] = {
+    "secret": "secret-looking (refused by the secrets policy)",
+    "ignored": ".gitignored",
+    "binary": "binary",
+    "vcs": "version-control folder (.git)",
+    "unprintable": "with control characters in the name",
+    "symlink": "symlink (not followed)",
+    "special": "not a regular file (pipe, socket or device)",
+}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One listed thing, named by its workspace-relative path."""
+
+    rel: str
+    kind: EntryKind
+    size: int = 0
+    note: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.rel.rsplit("/", 1)[-1]
+
+
+@dataclass(frozen=True)
+class HiddenCounts:
+    """How many entries were left out, per reason (keys of HIDDEN_REASONS)."""
+
+    counts: tuple[tuple[str, int], ...] = ()
+
+    @classmethod
+    def from_counter(cls, counter: Counter[str]) -> HiddenCounts:
+        return cls(tuple((k, counter[k]) for k in HIDDEN_REASONS if counter.get(k)))
+
+    @property
+    def total(self) -> int:
+        return sum(n for _, n in self.counts)
+
+    def get(self, reason: str) -> int:
+        return dict(self.counts).get(reason, 0)
+
+    def describe(self) -> str:
+        """'' when nothing was hidden, else e.g. 'hidden: 2 secret-looking (...), 5 .gitignored'."""
+        if not self.counts:
+            return ""
+        return "hidden: " + ", ".join(f"{n} {HIDDEN_REASONS[k]}" for k, n in self.counts)
+
+
+@dataclass(frozen=True)
+class Listing:
+    """A directory level or a walk: entries in sorted order, what was hidden, whether it was cut."""
+
+    entries: tuple[Entry, ...]
+    hidden: HiddenCounts
+    truncated: bool = False
+
+
+@dataclass(frozen=True)
+class TextFile:
+    """A file read through the workspace. `text` is empty for binary files."""
+
+    rel: str
+    size: int
+    text: str
+    sniffed: Sniffed
+    complete: bool  # False when only the first settings.file_scan_max_bytes were read
+
+    @property
+    def binary(self) -> bool:
+        return self.sniffed.binary

@@ -1,0 +1,343 @@
+"""The workspace: the only door to disk for tools. Everything goes through one held root descriptor."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import stat
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from app.errors import PathRefusedError, ToolExecutionError, WorkspaceError
+from app.settings import Settings
+from app.workspace.content import SNIFF_BYTES, Sniffed, decode, sniff
+from app.workspace.ignore import IgnoreLayer, is_ignored, parse_gitignore
+from app.workspace.lexical import has_control_chars, join_parts, split_relative
+from app.workspace.opener import BeneathOpener, EscapeError
+from app.workspace.secrets import SecretsRule
+from app.workspace.values import Entry, HiddenCounts, Listing, TextFile
+
+_FILE_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY
+_PROBE_FLAGS = getattr(os, "O_PATH", os.O_RDONLY | os.O_NONBLOCK)
+_GITIGNORE_MAX_BYTES = 256 * 1024
+
+
+class MissingPathError(ToolExecutionError):
+    """The path does not exist in the workspace (the tool suggests find_files)."""
+
+
+class Workspace:
+    """A folder the tools may read. The path is resolved once; after that only the descriptor counts."""
+
+    def __init__(self, root: Path | str, settings: Settings, *, force_fallback: bool = False) -> None:
+        self.settings = settings
+        self.root = _resolve_root(Path(root))
+        self._root_fd = _open_root(self.root)
+        self._opener = BeneathOpener(self._root_fd, force_fallback)
+        self._secrets = SecretsRule(settings.secrets_policy)
+
+    # lifecycle ---------------------------------------------------------------------------------
+    def close(self) -> None:
+        if self._root_fd >= 0:
+            os.close(self._root_fd)
+            self._root_fd = -1
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:  # a forgotten close must not leak a descriptor per question
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    @property
+    def name(self) -> str:
+        return self.root.name or str(self.root)
+
+    @property
+    def strategy(self) -> str:
+        """'openat2' or 'O_NOFOLLOW walk': which confinement mechanism this system uses."""
+        return self._opener.strategy
+
+    @property
+    def root_fd(self) -> int:
+        """The held root descriptor (search runs ripgrep inside it via /proc/self/fd)."""
+        return self._root_fd
+
+    # paths -------------------------------------------------------------------------------------
+    def parts(self, path: str) -> tuple[str, ...]:
+        """Lexical check only: refuse what must never touch the disk."""
+        return split_relative(path, self.settings.max_path_chars)
+
+    def normalize(self, path: str) -> str:
+        return join_parts(self.parts(path))
+
+    def is_secret(self, rel: str) -> bool:
+        """The secrets policy for a file path, including files inside credential folders like .ssh/."""
+        return self._secrets.matches(rel) or any(self._secrets.matches_dir(p) for p in _prefixes(rel))
+
+    def kind(self, path: str) -> str:
+        """'file' or 'dir' for a path that may be read or listed; raises like the readers do."""
+        parts = self.parts(path)
+        rel = join_parts(parts)
+        self._refuse_secret(rel)
+        fd = self._open(parts, _PROBE_FLAGS)
+        try:
+            st = os.fstat(fd)
+        finally:
+            os.close(fd)
+        if stat.S_ISDIR(st.st_mode):
+            return "dir"
+        self._refuse_unreadable(rel, st)
+        return "file"
+
+    # files -------------------------------------------------------------------------------------
+    @contextmanager
+    def open_file(self, path: str) -> Iterator[tuple[int, os.stat_result, str]]:
+        """Yield (fd, fstat, rel) of a regular, non-secret file; the fd closes afterwards."""
+        parts = self.parts(path)
+        rel = join_parts(parts)
+        if not parts:
+            raise ToolExecutionError(". is the workspace folder, not a file: use list_dir")
+        self._refuse_secret(rel)
+        fd = self._open(parts, _FILE_FLAGS)
+        try:
+            st = os.fstat(fd)
+            self._refuse_unreadable(rel, st)
+            yield fd, st, rel
+        finally:
+            os.close(fd)
+
+    def read_text(self, path: str) -> TextFile:
+        """Read a file as text (BOM sniffed, UTF-8 with replacement); binary files give no text."""
+        with self.open_file(path) as (fd, st, rel):
+            head = _pread_all(fd, SNIFF_BYTES, 0)
+            sniffed = sniff(head)
+            if sniffed.binary:
+                return TextFile(rel, st.st_size, "", sniffed, True)
+            cap = self.settings.file_scan_max_bytes
+            data = head + _pread_all(fd, cap - len(head), len(head)) if len(head) == SNIFF_BYTES else head
+            complete = len(data) < cap
+            return TextFile(rel, st.st_size, decode(data, sniffed), sniffed, complete)
+
+    def sniff(self, path: str) -> Sniffed:
+        with self.open_file(path) as (fd, _st, _rel):
+            return sniff(_pread_all(fd, SNIFF_BYTES, 0))
+
+    # listings ----------------------------------------------------------------------------------
+    def list_tree(self, path: str = ".", depth: int = 1, *, files_only: bool = False) -> Listing:
+        """Entries beneath a folder, `depth` levels deep, sorted, symlinks never descended."""
+        parts = self.parts(path)
+        rel = join_parts(parts)
+        if parts and self._secrets.matches_dir(rel):
+            raise PathRefusedError(f"{rel} is refused by the secrets policy")
+        counter: Counter[str] = Counter()
+        entries: list[Entry] = []
+        truncated = self._scan_tree(parts, depth, files_only, entries, counter)
+        entries.sort(key=lambda e: e.rel.split("/"))
+        return Listing(tuple(entries), HiddenCounts.from_counter(counter), truncated)
+
+    def file_list(self, limit: int) -> tuple[str, ...]:
+        """Existing relative file paths (not secret, not ignored), sorted, at most `limit`."""
+        listing = self.list_tree(".", depth=64, files_only=True)
+        return tuple(e.rel for e in listing.entries[:limit])
+
+    def top_level_summary(self, limit: int | None = None) -> str:
+        """A short view of the root for the prompt: top-level entries, folders marked with '/'."""
+        listing = self.list_tree(".", 1)
+        cap = limit or self.settings.list_max_entries
+        names = [e.name + ("/" if e.kind == "dir" else "") for e in listing.entries[:cap]]
+        more = len(listing.entries) - len(names)
+        tail = [f"... and {more} more"] if more > 0 else []
+        hidden = [listing.hidden.describe()] if listing.hidden.total else []
+        return "\n".join([f"workspace {self.name}/", *names, *tail, *hidden])
+
+    def _scan_tree(self, start: tuple[str, ...], depth: int, files_only: bool,
+                   entries: list[Entry], counter: Counter[str]) -> bool:
+        budget = self.settings.walk_max_entries
+        pending = [(start, 1, self._layers_for(start))]
+        seen = 0
+        while pending:
+            parts, level, layers = pending.pop()
+            for entry in self._children(parts, layers, counter, files_only, follow=parts == start):
+                seen += 1
+                if seen > budget:
+                    return True
+                if entry.kind != "dir" or not files_only:
+                    entries.append(entry)
+                if entry.kind == "dir" and level < depth:
+                    child = tuple(entry.rel.split("/"))
+                    pending.append((child, level + 1, layers + self._layer(child)))
+        return False
+
+    def _children(self, parts: tuple[str, ...], layers: tuple[IgnoreLayer, ...],
+                  counter: Counter[str], files_only: bool, follow: bool) -> list[Entry]:
+        # The folder asked for may be an in-workspace symlink; folders found while walking are not followed.
+        fd = self._open(parts, _DIR_FLAGS | (0 if follow else os.O_NOFOLLOW))
+        try:
+            with os.scandir(fd) as it:
+                found = [self._classify(parts, de, layers, counter, files_only) for de in it]
+        finally:
+            os.close(fd)
+        return [e for e in found if e is not None]
+
+    def _classify(self, parts: tuple[str, ...], de: os.DirEntry, layers: tuple[IgnoreLayer, ...],
+                  counter: Counter[str], files_only: bool) -> Entry | None:
+        name = de.name
+        if has_control_chars(name) or _undecodable(name):
+            return _hide(counter, "unprintable")
+        rel = join_parts((*parts, name))
+        ignore = self.settings.respect_gitignore
+        try:
+            if de.is_symlink():
+                return _hide(counter, "symlink") if files_only else Entry(rel, "symlink", 0, self._link_note(rel))
+            if de.is_dir(follow_symlinks=False):
+                if name == ".git":
+                    return _hide(counter, "vcs")
+                if self._secrets.matches_dir(rel):
+                    return _hide(counter, "secret")
+                return _hide(counter, "ignored") if ignore and is_ignored(layers, rel, True) else Entry(rel, "dir")
+            if not de.is_file(follow_symlinks=False):
+                return _hide(counter, "special")
+            if self._secrets.matches(rel):
+                return _hide(counter, "secret")
+            if ignore and is_ignored(layers, rel, False):
+                return _hide(counter, "ignored")
+            return Entry(rel, "file", de.stat(follow_symlinks=False).st_size)
+        except OSError:  # vanished between listing and stat: leave it out, it no longer exists
+            return None
+
+    def _link_note(self, rel: str) -> str:
+        try:
+            return f"symlink to a {self.kind(rel)} inside the workspace"
+        except (PathRefusedError, ToolExecutionError):
+            return "symlink that leads outside the workspace or nowhere (refused)"
+
+    # gitignore ---------------------------------------------------------------------------------
+    def _layers_for(self, parts: tuple[str, ...]) -> tuple[IgnoreLayer, ...]:
+        layers: tuple[IgnoreLayer, ...] = ()
+        for i in range(len(parts) + 1):
+            layers += self._layer(parts[:i])
+        return layers
+
+    def _layer(self, dir_parts: tuple[str, ...]) -> tuple[IgnoreLayer, ...]:
+        if not self.settings.respect_gitignore:
+            return ()
+        try:
+            fd = self._opener.open((*dir_parts, ".gitignore"), _FILE_FLAGS | os.O_NOFOLLOW)
+        except OSError:
+            return ()
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return ()
+            text = _pread_all(fd, _GITIGNORE_MAX_BYTES, 0).decode("utf-8", "replace")
+        finally:
+            os.close(fd)
+        rules = parse_gitignore(text)
+        return (IgnoreLayer("/".join(dir_parts), rules),) if rules else ()
+
+    # checks ------------------------------------------------------------------------------------
+    def _open(self, parts: tuple[str, ...], flags: int) -> int:
+        rel = join_parts(parts)
+        try:
+            return self._opener.open(parts, flags)
+        except EscapeError:
+            raise PathRefusedError(f"{rel} leads outside the workspace (through a symlink): refused") from None
+        except OSError as exc:
+            raise _os_error(exc, rel) from None
+
+    def _refuse_secret(self, rel: str) -> None:
+        if self.is_secret(rel):
+            raise PathRefusedError(
+                f"{rel} looks like a credential and is refused by the secrets policy "
+                "(the user can turn it off in settings)"
+            )
+
+    def _refuse_unreadable(self, rel: str, st: os.stat_result) -> None:
+        if stat.S_ISDIR(st.st_mode):
+            raise ToolExecutionError(f"{rel} is a folder, not a file: use list_dir(path={json.dumps(rel)})")
+        if not stat.S_ISREG(st.st_mode):
+            raise PathRefusedError(f"{rel} is {_mode_name(st.st_mode)}, not a regular file: refused")
+        if st.st_nlink > 1 and not self.settings.allow_hardlinks:
+            raise PathRefusedError(
+                f"{rel} has {st.st_nlink} hard links; a hard link can point at a file outside the "
+                "workspace, so such files are refused (the user can allow them in settings)"
+            )
+
+
+def _resolve_root(root: Path) -> Path:
+    try:
+        resolved = root.expanduser().resolve(strict=True)
+    except (OSError, RuntimeError) as exc:
+        raise WorkspaceError(f"workspace folder {root} does not exist or cannot be resolved ({exc})") from None
+    if not resolved.is_dir():
+        raise WorkspaceError(f"workspace {root} is not a folder")
+    return resolved
+
+
+def _open_root(root: Path) -> int:
+    try:
+        return os.open(root, _DIR_FLAGS | os.O_CLOEXEC)
+    except OSError as exc:
+        raise WorkspaceError(f"workspace folder {root} cannot be opened: {exc.strerror}") from None
+
+
+def _os_error(exc: OSError, rel: str) -> Exception:
+    code = exc.errno
+    if code in (errno.ENOENT,):
+        return MissingPathError(f"{rel} does not exist in the workspace")
+    if code == errno.ENOTDIR:
+        return MissingPathError(f"{rel} does not exist (a part of the path is a file, not a folder)")
+    if code == errno.ELOOP:
+        return PathRefusedError(f"{rel} is a symlink loop or a link through /proc: refused")
+    if code in (errno.EACCES, errno.EPERM):
+        return ToolExecutionError(f"permission denied: {rel}")
+    if code == errno.EXDEV:
+        return PathRefusedError(f"{rel} leads outside the workspace: refused")
+    return ToolExecutionError(f"cannot open {rel}: {os.strerror(code) if code else exc}")
+
+
+def _pread_all(fd: int, size: int, offset: int) -> bytes:
+    chunks: list[bytes] = []
+    while size > 0:
+        chunk = os.pread(fd, min(size, 1 << 20), offset)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size -= len(chunk)
+        offset += len(chunk)
+    return b"".join(chunks)
+
+
+def _mode_name(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return "not a regular file"
+
+
+def _prefixes(rel: str) -> list[str]:
+    parts = rel.split("/")
+    return ["/".join(parts[: i + 1]) for i in range(len(parts) - 1)]
+
+
+def _undecodable(name: str) -> bool:
+    return any("\udc80" <= ch <= "\udcff" for ch in name)
+
+
+def _hide(counter: Counter[str], reason: str) -> None:
+    counter[reason] += 1
+    return None

@@ -1,0 +1,93 @@
+"""`python -m bench`: run every figure, print the table, write bench/results.json."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.context import DEFAULT_MODEL, BenchContext, find_rg, stdlib_tree
+from bench.fixture import write_fixture
+from bench.groups import GROUPS
+from bench.llama_env import ENV_FLAG, prompt_eval_crashes
+from bench.machine import describe, machine_info
+from bench.report import FigureResult, markdown_table, text_table
+from bench.runner import run_group_child
+from bench.timing import REPO_ROOT
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    p.add_argument("--reps", type=int, default=5, help="repetitions per measurement (medians)")
+    p.add_argument("--only", default="", help="comma-separated groups: " + ",".join(g.name for g in GROUPS))
+    p.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="GGUF file (default: the embedded model)")
+    p.add_argument("--tree", type=Path, default=stdlib_tree(), help="large tree for the search figures")
+    p.add_argument("--out", type=Path, default=None,
+                   help="results file (default bench/results.json; bench/results/partial.json with --only)")
+    return p.parse_args(argv)
+
+
+def run_groups(ctx: BenchContext, only: set[str], env: dict[str, str]) -> list[FigureResult]:
+    results: list[FigureResult] = []
+    for group in GROUPS:
+        if only and group.name not in only:
+            continue
+        print(f"[bench] {group.name} ...", file=sys.stderr, flush=True)
+        start = time.perf_counter()
+        results += run_group_child(group.name, group.specs, ctx, group.timeout_s, env)
+        print(f"[bench] {group.name} done in {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
+    return results
+
+
+def llama_workaround(model: Path, machine: dict) -> dict[str, str]:
+    """Probe for the AMX crash (see bench.llama_env); record it and turn the workaround on."""
+    crash = prompt_eval_crashes(model) if model.is_file() else ""
+    machine["llama_prompt_eval_crash"] = crash or None
+    machine["llama_extra_bufts_off"] = bool(crash)
+    return {ENV_FLAG: "1"} if crash else {}
+
+
+def write_results(path: Path, machine: dict, results: list[FigureResult], seconds: float, ctx: BenchContext) -> None:
+    machine = {**machine, "load_average_at_end": [round(x, 2) for x in os.getloadavg()]}
+    data = {
+        "command": "python -m bench" + (f" --reps {ctx.reps}" if ctx.reps != 5 else ""),
+        "machine": machine,
+        "seconds": round(seconds, 1),
+        "figures": [r.to_json() for r in results],
+        "table_markdown": markdown_table(results),
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    only = {g for g in args.only.split(",") if g}
+    unknown = only - {g.name for g in GROUPS}
+    if unknown or args.reps < 1:
+        print(f"bench: unknown group(s) {sorted(unknown)} or bad --reps", file=sys.stderr)
+        return 2
+    out = args.out or REPO_ROOT / ("bench/results/partial.json" if only else "bench/results.json")
+    rg = find_rg()
+    machine = machine_info(rg)
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="burrow-bench-") as scratch:
+        ctx = BenchContext(args.model.resolve(), rg, args.tree.resolve(), Path(scratch), args.reps)
+        os.environ["BURROW_HOME"] = str(ctx.burrow_home)  # never touch the user's own settings
+        write_fixture(ctx.fixture)
+        env = llama_workaround(ctx.model_path, machine)
+        results = run_groups(ctx, only, env)
+    seconds = time.perf_counter() - start
+    print(f"\nMachine: {describe(machine)}\n")
+    print(text_table(results))
+    write_results(out, machine, results, seconds, ctx)
+    print(f"\n{len(results)} figures in {seconds:.0f} s; wrote {out.relative_to(REPO_ROOT) if out.is_relative_to(REPO_ROOT) else out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

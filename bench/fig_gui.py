@@ -1,0 +1,71 @@
+"""Figures 6 and 7: the desktop app's responsiveness, each in a child process, offscreen."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from bench.context import BenchContext
+from bench.report import FigureResult, Target
+from bench.runner import guarded
+from bench.timing import child_env, interleaved, median, python, run_child
+
+STALL = ("ui_stall", "longest UI stall while streaming", "ms", Target(50.0, subject="measured"))
+LAUNCH = ("window_shown", "window shown after launch", "s", Target(1.5))
+FRAME_BUDGET_MS = 16.0
+
+
+def _env(ctx: BenchContext) -> dict[str, str]:
+    return child_env(QT_QPA_PLATFORM="offscreen", BURROW_HOME=str(ctx.burrow_home))
+
+
+def _shown_after(ctx: BenchContext, args: list[str]) -> float:
+    """Seconds from just before the child starts to its first exposed window."""
+    start = time.monotonic()
+    run = run_child([python(), "-m", "bench.gui_probe", *args], env=_env(ctx), timeout=120)
+    lines = [ln for ln in run.stdout.splitlines() if ln.startswith("shown ")]
+    if not lines:
+        tail = (run.stderr.strip().splitlines() or ["no output"])[-1]
+        raise RuntimeError(f"no window was shown (exit {run.returncode}): {tail}")
+    return float(lines[0].split()[1]) - start
+
+
+def measure_launch(ctx: BenchContext) -> FigureResult:
+    app_args = ["app", "--", "--workspace", str(ctx.fixture), "--model", str(ctx.model_path)]
+    burrow = lambda: _shown_after(ctx, app_args)  # noqa: E731
+    empty = lambda: _shown_after(ctx, ["empty"])  # noqa: E731
+    burrow(), empty()  # first starts pay for cold .pyc and shared-library pages
+    ours, theirs = interleaved(burrow, empty, ctx.reps)
+    key, title, unit, target = LAUNCH
+    details = {"burrow_seconds": ours, "empty_window_seconds": theirs,
+               "command": "python -m bench.gui_probe app -- --workspace FIXTURE --model MODEL"}
+    return FigureResult(key, title, unit, target, median(ours), median(theirs),
+                        "empty PySide6 window", details=details)
+
+
+def _one_stall(ctx: BenchContext) -> dict:
+    run = run_child([python(), "-m", "bench.stall_probe", str(ctx.fixture), str(ctx.model_path)],
+                    env=_env(ctx), timeout=300)
+    lines = [ln for ln in run.stdout.splitlines() if ln.startswith("bench-stall ")]
+    if not lines:
+        tail = (run.stderr.strip().splitlines() or ["no output"])[-1]
+        raise RuntimeError(f"stall probe failed (exit {run.returncode}): {tail}")
+    data = json.loads(lines[-1].removeprefix("bench-stall "))
+    if data.get("longest_ms") is None:
+        raise RuntimeError(f"the window never ran the question: {run.stdout.strip()[-300:]}")
+    return data
+
+
+def measure_stall(ctx: BenchContext) -> FigureResult:
+    runs = [_one_stall(ctx) for _ in range(max(1, min(ctx.reps, 3)))]
+    key, title, unit, target = STALL
+    note = "" if all(r["streamed_chunks"] for r in runs) else "a run streamed no visible text"
+    details = {"runs": runs, "worst_ms": max(r["longest_ms"] for r in runs),
+               "command": "python -m bench.stall_probe FIXTURE MODEL (app gui --smoke-question, offscreen)"}
+    return FigureResult(key, title, unit, target, median([r["longest_ms"] for r in runs]),
+                        FRAME_BUDGET_MS, "16 ms frame budget", note=note, details=details)
+
+
+def measure(ctx: BenchContext) -> list[FigureResult]:
+    return [guarded(STALL, measure_stall, ctx), guarded(LAUNCH, measure_launch, ctx)]
+

@@ -1,0 +1,160 @@
+"""Figures 2 and 3: KV-cache reuse over a 5-step tool loop, and time to first token on turns 2..5.
+
+The loop is Burrow's real one (run_question, real executor, real backend on the real GGUF). The
+tiny default model rarely chooses to make four tool calls in a row, so a thin proxy replaces the
+*decision* in turns 1-4 with a fixed tool call; everything measured (rendering, splicing onto the
+cached transcript, evaluating, the tool results the executor really returns) stays real. The
+backend keeps the model's own generated tokens in its transcript, so the proxy cannot help reuse.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import textwrap
+import time
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+from bench.context import BenchContext
+from bench.report import FigureResult, Target
+from bench.timing import median
+
+LOOP = ("loop_prompt", "prompt tokens evaluated, 5-step tool loop", "tok", Target(1.15))
+TTFT = ("ttft", "time to first token, turns 2..5 (sum)", "s", Target(1.2))
+STEPS = 5
+# Each turn adds one real tool result; the last read is a real 200-line module (~2k tokens).
+CALLS = [
+    ("find_files", {"pattern": "**/*.py"}),
+    ("read_file", {"path": "larder/store.py"}),
+    ("search_text", {"pattern": "EXPIRY_WARNING_DAYS"}),
+    ("read_file", {"path": "vendor/textwrap.py"}),
+]
+QUESTION = "How does Larder decide which items expire soon?"
+
+
+class ForcedCalls:
+    """A ChatModel proxy: real generation, but turns 1-4 end in the next fixed tool call."""
+
+    def __init__(self, model: Any, calls: list[tuple[str, dict]]) -> None:
+        self.model, self.calls, self.turns = model, list(calls), []
+        self.name, self.dialect_name = model.name, model.dialect_name
+        self.context_length = model.context_length
+
+    def count_tokens(self, text: str) -> int:
+        return self.model.count_tokens(text)
+
+    def generate(self, request: Any, cancel: Any = None):
+        from app.llm.base import ParsedReply, ParsedToolCall, TurnCompleted
+
+        called = time.perf_counter()
+        for event in self.model.generate(request, cancel):
+            if isinstance(event, TurnCompleted):
+                self.turns.append({"called": called, "completed": event})
+                if self.calls and not request.force_answer:
+                    name, args = self.calls.pop(0)
+                    call = ParsedToolCall(name, args, json.dumps(args), f"bench_{len(self.turns)}")
+                    event = dataclasses.replace(event, reply=ParsedReply("", (call,)))
+            yield event
+
+
+def add_loop_files(fixture: Path) -> None:
+    vendor = fixture / "vendor" / "textwrap.py"
+    vendor.parent.mkdir(parents=True, exist_ok=True)
+    vendor.write_text(Path(textwrap.__file__).read_text(encoding="utf-8"), encoding="utf-8")
+
+
+def run_loop(ctx: BenchContext, model: Any) -> list[Any]:
+    """One question through the real loop; the TurnCompleted of each model turn, in order."""
+    from app.harness.calls import ToolExecutor
+    from app.harness.loop import run_question
+    from app.settings import Settings
+    from app.workspace import Workspace
+
+    settings = Settings(max_steps=STEPS, temperature=0.0, max_answer_tokens=64,
+                        force_answer_after_read="never")
+    workspace = Workspace(ctx.fixture, settings)
+    proxy = ForcedCalls(model, CALLS)
+    model.reset()
+    events = list(run_question(QUESTION, workspace=workspace, model=proxy,
+                               executor=ToolExecutor(workspace, settings), settings=settings))
+    stopped = events[-1]
+    if len(proxy.turns) < STEPS:
+        raise RuntimeError(f"the loop ran {len(proxy.turns)} turns, not {STEPS} "
+                           f"(stopped: {getattr(stopped, 'reason', '?')} {getattr(stopped, 'message', '')})")
+    return [t["completed"] for t in proxy.turns]
+
+
+def _tokens(raw: Any, text: str) -> list[int]:
+    from bench.fig_model import _prompt_tokens
+
+    return _prompt_tokens(None, raw, text)
+
+
+def raw_new_token_seconds(raw: Any, turns: list[Any]) -> list[dict]:
+    """For turns 2..n: raw llama evaluates only what a perfect cache would not hold, to 1 token."""
+    out = []
+    for before, turn in pairwise(turns):
+        held = _tokens(raw, before.prompt + before.raw)
+        tokens = _tokens(raw, turn.prompt)
+        common = next((i for i, (a, b) in enumerate(zip(held, tokens, strict=False)) if a != b), min(len(held), len(tokens)))
+        common = min(common, len(tokens) - 1)
+        raw.reset()
+        raw.eval(tokens[:common])
+        start = time.perf_counter()
+        raw.eval(tokens[common:])
+        int(raw.scores[raw.n_tokens - 1].argmax())  # the first token, greedy
+        out.append({"new_tokens": len(tokens) - common, "seconds": time.perf_counter() - start})
+    return out
+
+
+def _one_run(ctx: BenchContext, model: Any, raw: Any) -> dict:
+    turns = run_loop(ctx, model)
+    ref = raw_new_token_seconds(raw, turns)
+    usage = [t.usage for t in turns]
+    return {
+        "evaluated": [u.prompt_tokens for u in usage], "cached": [u.cached_tokens for u in usage],
+        "prompt_total": [u.prompt_total for u in usage], "completion": [u.completion_tokens for u in usage],
+        "first_token_seconds": [u.first_token_seconds for u in usage],
+        "raw_new_tokens": [r["new_tokens"] for r in ref], "raw_eval_seconds": [r["seconds"] for r in ref],
+        "stop_reasons": [t.stop_reason for t in turns],
+    }
+
+
+def measure(ctx: BenchContext, model: Any, raw: Any) -> list[FigureResult]:
+    from bench.runner import guarded
+
+    add_loop_files(ctx.fixture)
+    runs: list[dict] = []
+
+    def loop_figure(c: BenchContext) -> FigureResult:
+        runs.extend(_one_run(c, model, raw) for _ in range(max(1, min(c.reps, 3))))
+        return _loop_result(runs)
+
+    loop = guarded(LOOP, loop_figure, ctx)
+    ttft = guarded(TTFT, lambda c: _ttft_result(runs), ctx)
+    return [loop, ttft]
+
+
+def _loop_result(runs: list[dict]) -> FigureResult:
+    run = runs[0]  # token counts are the same in every run (greedy, same prompts)
+    final = run["prompt_total"][-1]
+    key, title, unit, target = LOOP
+    details = {"runs": runs, "no_reuse_tokens": sum(run["prompt_total"]),
+               "no_reuse_ratio": sum(run["prompt_total"]) / final}
+    return FigureResult(key, title, unit, target, float(sum(run["evaluated"])), float(final),
+                        "final context length", details=details)
+
+
+def _ttft_result(runs: list[dict]) -> FigureResult:
+    if not runs:
+        raise RuntimeError("the tool loop did not run (see the loop figure)")
+    ours = [sum(r["first_token_seconds"][1:]) for r in runs]
+    theirs = [sum(r["raw_eval_seconds"]) for r in runs]
+    key, title, unit, target = TTFT
+    details = {"burrow_sums": ours, "raw_sums": theirs,
+               "burrow_evaluated_turns_2_5": runs[0]["evaluated"][1:],
+               "raw_new_tokens_turns_2_5": runs[0]["raw_new_tokens"]}
+    return FigureResult(key, title, unit, target, median(ours), median(theirs),
+                        "raw eval of only the new tokens", details=details)

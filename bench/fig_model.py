@@ -1,0 +1,123 @@
+"""Figures 1-3: the model runtime inside Burrow against raw llama-cpp-python, in one process.
+
+Both sides load the same GGUF with the same settings (n_ctx, threads, batch, seed, mmap) and are
+measured alternately. Burrow's side is its real backend (app.llm.llama_backend.load_model) and, for
+the tool loop, its real harness (run_question) with the real executor on a real folder.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bench import fig_loop
+from bench.context import BenchContext
+from bench.report import FigureResult, Target
+from bench.runner import guarded
+from bench.timing import interleaved, median
+
+GEN = ("gen_tps", "generation tokens/s (backend as ask uses it)", "tok/s", Target(0.95, at_least=True))
+SPECS = [GEN, fig_loop.LOOP, fig_loop.TTFT]
+
+# Asks for a long answer so each generation has enough tokens to time the decode rate.
+GEN_PROMPT = ("Explain in detail, step by step, how a hash table works: hashing, buckets, collisions, "
+              "resizing, and the cost of each operation. Write at least three paragraphs.")
+GEN_TOKENS = 128
+
+
+def bench_settings(ctx: BenchContext) -> Any:
+    """Burrow's default settings, with greedy decoding so both sides produce the same tokens."""
+    from app.settings import Settings
+
+    return Settings(temperature=0.0, max_answer_tokens=GEN_TOKENS)
+
+
+def load_pair(ctx: BenchContext, settings: Any) -> tuple[Any, Any]:
+    """Burrow's ChatModel and a raw llama_cpp.Llama built with exactly the backend's arguments."""
+    import llama_cpp
+
+    from app.llm.gguf import read_header
+    from app.llm.llama_backend import load_model
+
+    model = load_model(ctx.model_path, settings)
+    n_ctx = min(settings.n_ctx, read_header(ctx.model_path).context_length or settings.n_ctx)
+    n_batch = min(settings.n_batch, n_ctx)
+    raw = llama_cpp.Llama(
+        model_path=str(ctx.model_path), n_ctx=n_ctx, n_batch=n_batch, n_ubatch=n_batch,
+        n_threads=settings.n_threads, n_threads_batch=settings.n_threads, flash_attn=settings.flash_attn,
+        use_mmap=settings.use_mmap, n_gpu_layers=0, seed=settings.seed, verbose=False)
+    return model, raw
+
+
+def measure(ctx: BenchContext) -> list[FigureResult]:
+    settings = bench_settings(ctx)
+    model, raw = load_pair(ctx, settings)
+    gen = guarded(GEN, lambda c: measure_generation(c, model, raw), ctx)
+    return [gen, *fig_loop.measure(ctx, model, raw)]
+
+
+# figure 1 -----------------------------------------------------------------------------------
+def _burrow_decode(model: Any, request: Any, stats: list[dict]) -> float:
+    """One turn through the backend; tokens/s after the first token, from its own Usage."""
+    from app.llm.base import TurnCompleted
+
+    model.reset()  # both sides evaluate the whole prompt every time
+    done = [e for e in model.generate(request) if isinstance(e, TurnCompleted)][-1]
+    u = done.usage
+    stats.append({"side": "burrow", "tokens": u.completion_tokens, "prompt": u.prompt_total,
+                  "seconds": u.seconds, "first_token": u.first_token_seconds, "stop": done.stop_reason})
+    return (u.completion_tokens - 1) / max(1e-9, u.seconds - u.first_token_seconds)
+
+
+def _raw_decode(raw: Any, tokens: list[int], grammar: Any, stats: list[dict]) -> float:
+    """The same prompt through llama-cpp-python's own streaming create_completion."""
+    import time
+
+    raw.reset()
+    start = time.perf_counter()
+    first = 0.0
+    stream = raw.create_completion(tokens, max_tokens=GEN_TOKENS, temperature=0.0, top_k=40, top_p=0.95,
+                                   min_p=0.05, repeat_penalty=1.0, stream=True, grammar=grammar)
+    for _chunk in stream:
+        first = first or time.perf_counter()
+    end = time.perf_counter()
+    generated = raw.n_tokens - len(tokens)
+    stats.append({"side": "raw", "tokens": generated, "prompt": len(tokens), "seconds": end - start,
+                  "first_token": first - start})
+    return (generated - 1) / max(1e-9, end - first)
+
+
+def measure_generation(ctx: BenchContext, model: Any, raw: Any) -> FigureResult:
+    from app.llm.base import TurnCompleted, TurnRequest
+
+    messages = ({"role": "user", "content": GEN_PROMPT},)
+    request = TurnRequest(messages=messages, max_tokens=GEN_TOKENS, temperature=0.0)
+    model.reset()
+    prompt = [e for e in model.generate(request) if isinstance(e, TurnCompleted)][-1].prompt
+    tokens = _prompt_tokens(model, raw, prompt)
+    grammar_text = model.dialect.grammar((), (), False)
+    grammar = _grammar(grammar_text)
+    stats: list[dict] = []
+    ours, theirs = interleaved(lambda: _burrow_decode(model, request, stats),
+                               lambda: _raw_decode(raw, tokens, grammar, stats), ctx.reps)
+    key, title, unit, target = GEN
+    details = {"burrow_tps": ours, "raw_tps": theirs, "runs": stats, "max_tokens": GEN_TOKENS,
+               "grammar_on_both": grammar is not None, "prompt_tokens": len(tokens),
+               "reference": "Llama.create_completion(stream=True), same tokens, greedy, same samplers"}
+    return FigureResult(key, title, unit, target, median(ours), median(theirs),
+                        "raw llama-cpp-python", details=details)
+
+
+def _prompt_tokens(model: Any, raw: Any, prompt: str) -> list[int]:
+    tokens = list(raw.tokenize(prompt.encode("utf-8"), add_bos=False, special=True))
+    bos = raw.token_bos()
+    if raw._model.add_bos_token() and bos >= 0 and tokens[:1] != [bos]:
+        tokens.insert(0, bos)  # as the backend does when the template writes no BOS
+    return tokens
+
+
+def _grammar(text: str | None) -> Any:
+    if not text:
+        return None
+    from llama_cpp import LlamaGrammar
+
+    return LlamaGrammar.from_string(text, verbose=False)

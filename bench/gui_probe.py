@@ -1,0 +1,76 @@
+"""Runs inside a child process: reports when the first window is exposed, then exits.
+
+    python -m bench.gui_probe empty            an empty PySide6 window, the reference
+    python -m bench.gui_probe app -- ARGS      Burrow's own `python -m app gui ARGS`
+
+Both are started the same way, so the difference is what Burrow does before its window shows.
+The probe wraps QApplication.exec to install an application-wide event filter just before the event
+loop starts: the first Expose event of a visible window is the moment a user would see it. It prints
+`shown <CLOCK_MONOTONIC seconds>` (system-wide on Linux, so the parent can subtract its own start
+time) and leaves at once with os._exit, without waiting for the model load the window started.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QGuiApplication, QWindow
+from PySide6.QtWidgets import QApplication, QWidget
+
+from bench.llama_env import install_if_asked
+
+
+class _FirstExpose(QObject):
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.Expose and isinstance(obj, QWindow) and obj.isExposed():
+            _report(time.monotonic())
+        return False
+
+
+def _report(shown: float) -> None:
+    sys.stdout.write(f"shown {shown:.6f}\n")
+    sys.stdout.flush()
+    os._exit(0)
+
+
+def _wrap_exec() -> None:
+    original = QApplication.exec
+
+    def exec_with_probe(*_args: object) -> int:
+        app = QApplication.instance()
+        if any(w.isExposed() for w in QGuiApplication.topLevelWindows()):
+            _report(time.monotonic())  # already shown while starting up, before the loop
+        app.installEventFilter(_FirstExpose(app))
+        return original()
+
+    QApplication.exec = exec_with_probe
+
+
+def _empty_window() -> int:
+    app = QApplication(sys.argv[:1])
+    window = QWidget()
+    window.setWindowTitle("empty")
+    window.resize(1280, 720)
+    window.show()
+    return app.exec()
+
+
+def main(argv: list[str]) -> int:
+    install_if_asked()
+    _wrap_exec()
+    if argv[:1] == ["empty"]:
+        return _empty_window()
+    if argv[:1] == ["app"]:
+        from app.cli.main import main as app_main
+
+        rest = argv[2:] if argv[1:2] == ["--"] else argv[1:]
+        return app_main(["gui", *rest])
+    sys.stderr.write("usage: python -m bench.gui_probe empty | app -- ARGS\n")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

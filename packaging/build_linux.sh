@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# One command for every Linux artifact (run from anywhere; `make package` calls it):
+#   packaging/dist/burrow_<ver>_amd64.deb              the app, under /opt/burrow, `burrow` on PATH
+#   packaging/dist/burrow-<ver>-linux-x86_64.tar.xz    the same bundle as a tarball
+#   packaging/dist/burrow-model-smollm2_<ver>_all.deb  the default model, /opt/burrow-model/
+#   packaging/dist/burrow-model-smollm2-<ver>.tar.xz   the same model as a tarball
+# `--bundle-only` stops after PyInstaller (what the smoke test needs); `--no-tar` skips the tarballs.
+# Build times go to packaging/dist/build-times.txt.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(dirname "$HERE")"
+BUILD="$HERE/build"
+DIST="$HERE/dist"
+VENV="$BUILD/venv"
+BUNDLE="$BUILD/pyi-dist/burrow"
+MODEL_FILE="SmolLM2-135M-Instruct.Q4_1.gguf"
+MODE="${1:-all}"   # all | --bundle-only | --no-tar
+
+cd "$ROOT"
+mkdir -p "$BUILD" "$DIST"
+TIMES="$DIST/build-times.txt"
+VERSION=$(python3 -c "import tomllib;print(tomllib.load(open('pyproject.toml','rb'))['project']['version'])")
+
+timed() {  # timed <label> <command...>: run it and append "label: N s" to build-times.txt
+    local label=$1 start=$SECONDS
+    shift
+    "$@"
+    echo "$label: $((SECONDS - start)) s" | tee -a "$TIMES" >&2
+}
+
+# --- 1. the build venv: the app's dependencies, PyInstaller, and the portable llama-cpp-python
+# It is separate from the developer's .venv, whose llama-cpp-python is compiled for this CPU only.
+setup_venv() {
+    [[ -x "$VENV/bin/python" ]] || python3 -m venv "$VENV"
+    local wheel deps stamp
+    wheel=$(PYTHON="$VENV/bin/python" bash "$HERE/build_portable_wheel.sh")
+    deps=$("$VENV/bin/python" - <<'EOF'
+import tomllib
+p = tomllib.load(open("pyproject.toml", "rb"))["project"]
+print("\n".join(d for d in p["dependencies"] + p["optional-dependencies"]["package"] if not d.startswith("llama-cpp-python")))
+EOF
+)
+    stamp="$VENV/.burrow-$(printf '%s\n%s' "$deps" "$wheel" | sha256sum | cut -c1-12)"
+    [[ -f "$stamp" ]] && return 0
+    "$VENV/bin/python" -m pip install -q --upgrade pip >&2
+    # shellcheck disable=SC2086
+    "$VENV/bin/python" -m pip install -q $deps >&2
+    "$VENV/bin/python" -m pip install -q --force-reinstall "$wheel" >&2
+    rm -f "$VENV"/.burrow-*
+    touch "$stamp"
+}
+
+# --- 2. PyInstaller (onedir)
+freeze() {
+    local want
+    want=$("$VENV/bin/python" "$HERE/source_hash.py")
+    if [[ -z "${FORCE:-}" && -x "$BUNDLE/burrow" && "$(cat "$BUILD/bundle.hash" 2>/dev/null)" == "$want" ]]; then
+        echo "bundle is up to date ($want); FORCE=1 rebuilds it" >&2
+        return 0
+    fi
+    "$VENV/bin/python" -m PyInstaller --noconfirm --log-level WARN \
+        --distpath "$BUILD/pyi-dist" --workpath "$BUILD/pyi-work" "$HERE/burrow.spec" >&2
+    dedupe_libs "$BUNDLE/_internal/llama_cpp/lib"
+    echo "$want" > "$BUILD/bundle.hash"
+}
+
+# Wheels cannot hold symlinks, so libggml.so, libggml.so.0 and libggml.so.0.x.y arrive as three
+# copies. Linking them back saves space and leaves one file per library for the loader.
+dedupe_libs() {
+    local dir=$1 f real
+    for f in "$dir"/*.so "$dir"/*.so.[0-9]; do
+        [[ -f "$f" && ! -L "$f" ]] || continue
+        for real in "$f".*; do
+            [[ -f "$real" && ! -L "$real" ]] && cmp -s "$f" "$real" && ln -sf "$(basename "$real")" "$f" && break
+        done
+    done
+}
+
+# --- 3. packages
+glibc_floor() {  # the newest GLIBC_x.y symbol version any bundled binary needs
+    find "$BUNDLE" -type f \( -name '*.so*' -o -name burrow \) -print0 |
+        xargs -0 objdump -T 2>/dev/null | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1 | cut -d_ -f2
+}
+
+write_control() {  # write_control <root> <package> <arch> <depends> <description...>
+    local root=$1 pkg=$2 arch=$3 depends=$4 size
+    shift 4
+    size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
+    mkdir -p "$root/DEBIAN"
+    {
+        echo "Package: $pkg"
+        echo "Version: $VERSION"
+        echo "Architecture: $arch"
+        echo "Maintainer: Burrow developers <burrow@localhost>"
+        echo "Installed-Size: $size"
+        [[ -n "$depends" ]] && echo "Depends: $depends"
+        [[ "$pkg" == burrow ]] && echo "Recommends: burrow-model-smollm2"
+        echo "Section: devel"
+        echo "Priority: optional"
+        printf 'Description: %s\n' "$1"
+        shift
+        printf ' %s\n' "$@"
+    } > "$root/DEBIAN/control"
+}
+
+stage_app_deb() {
+    local root="$BUILD/deb-app" depends
+    rm -rf "$root"
+    mkdir -p "$root/opt" "$root/usr/bin" "$root/usr/share/applications" "$root/usr/share/icons/hicolor/256x256/apps"
+    cp -a "$BUNDLE" "$root/opt/burrow"
+    install -m 755 "$HERE/linux/burrow-launcher.sh" "$root/usr/bin/burrow"
+    install -m 644 "$HERE/linux/burrow.desktop" "$root/usr/share/applications/burrow.desktop"
+    install -m 644 "$HERE/burrow.png" "$root/usr/share/icons/hicolor/256x256/apps/burrow.png"
+    # What Qt's xcb platform plugin dlopens from the system, plus glibc and OpenMP.
+    depends="libc6 (>= $(glibc_floor)), libgomp1, libxcb-cursor0, libxkbcommon-x11-0, libxkbcommon0, libxcb-icccm4, libxcb-keysyms1, libxcb-shape0, libxcb-render-util0, libxcb-image0, libxcb-randr0, libxcb-xinerama0, libxcb-xkb1, libx11-xcb1, libegl1, libgl1, libfontconfig1, libfreetype6, libdbus-1-3"
+    write_control "$root" burrow amd64 "$depends" \
+        "Offline assistant that answers questions about a private codebase" \
+        "Burrow reads a folder you choose with read-only tools and answers with a local" \
+        "GGUF model run in-process. Nothing leaves the machine. Install burrow-model-smollm2" \
+        "for a default model that works with no network."
+    dpkg-deb --build --root-owner-group -Zxz "$root" "$DIST/burrow_${VERSION}_amd64.deb" >&2
+}
+
+stage_model_deb() {
+    local root="$BUILD/deb-model" gguf
+    gguf=$(model_source)
+    rm -rf "$root"
+    mkdir -p "$root/opt/burrow-model"
+    install -m 644 "$gguf" "$root/opt/burrow-model/$MODEL_FILE"
+    write_control "$root" burrow-model-smollm2 all "" \
+        "Default model for Burrow: SmolLM2 135M Instruct (Q4_1 GGUF)" \
+        "Installs $MODEL_FILE to /opt/burrow-model, where Burrow finds it on" \
+        "first start with no network. Apache-2.0 licensed weights by Hugging Face."
+    # Quantised weights barely compress; -z1 saves a minute of xz for the same size.
+    dpkg-deb --build --root-owner-group -Zxz -z1 "$root" "$DIST/burrow-model-smollm2_${VERSION}_all.deb" >&2
+}
+
+model_source() {
+    local gguf="$ROOT/models/$MODEL_FILE"
+    [[ -f "$gguf" ]] || "$ROOT/.venv/bin/python" "$ROOT/scripts/fetch_default_model.py" >&2
+    echo "$gguf"
+}
+
+tarballs() {
+    tar -C "$BUILD/deb-app/opt" -cf - burrow | xz -T0 -6 > "$DIST/burrow-$VERSION-linux-x86_64.tar.xz"
+    tar -C "$BUILD/deb-model/opt" -cf - burrow-model | xz -T0 -1 > "$DIST/burrow-model-smollm2-$VERSION.tar.xz"
+}
+
+: > "$TIMES"
+timed "build venv (portable llama-cpp-python wheel from cache or compiled)" setup_venv
+timed "pyinstaller" freeze
+echo "bundle: $(du -sh "$BUNDLE" | cut -f1) in $BUNDLE" | tee -a "$TIMES" >&2
+[[ $MODE == --bundle-only ]] && exit 0
+timed "app .deb" stage_app_deb
+timed "model .deb" stage_model_deb
+cp "$BUILD/bundle.hash" "$DIST/debs.hash"
+[[ $MODE == --no-tar ]] && exit 0
+timed "tar.xz (app + model)" tarballs
+ls -l "$DIST" | tee -a "$TIMES" >&2

@@ -1,0 +1,108 @@
+"""The generic dialect: tools in the system prompt, GBNF-constrained replies, results as text."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.llm.dialects import dialect_for_template
+from app.llm.dialects.callformats import FORMATS
+from app.llm.dialects.gbnf import gbnf_literal
+from app.llm.dialects.generic import GenericDialect
+
+from ._samples import CONVERSATION, QUESTION, RESULT_ONE, RESULT_TWO, TEMPLATES, TOOLS
+
+ROOT = Path(__file__).resolve().parents[2]
+MODEL = ROOT / "models" / "SmolLM2-135M-Instruct.Q4_1.gguf"
+SMOL = "HuggingFaceTB-SmolLM2-135M-Instruct.jinja"
+
+
+def _template(name: str) -> str:
+    path = TEMPLATES / name
+    if not path.is_file():
+        pytest.skip("../shared/chat-templates absent")
+    return path.read_text(encoding="utf-8")
+
+
+def test_no_template_gives_the_generic_dialect_with_a_chatml_prompt():
+    dialect = dialect_for_template(None)
+    prompt = dialect.render(CONVERSATION, TOOLS)
+    assert dialect.name == "generic" and not dialect.supports_tools
+    assert prompt.endswith("<|im_start|>assistant\n")
+    assert RESULT_ONE in prompt and RESULT_TWO in prompt and QUESTION in prompt
+
+
+def test_a_broken_template_falls_back_instead_of_crashing():
+    dialect = dialect_for_template("{% for m in messages %}{{ m.content }")
+    assert dialect.name == "generic"
+    assert "hello" in dialect.render([{"role": "user", "content": "hello"}])
+
+
+def test_tools_are_described_in_the_system_prompt():
+    prompt = dialect_for_template(None).render(CONVERSATION[:2], TOOLS)
+    system = prompt.split("<|im_end|>")[0]
+    assert "read_file(path, start_line?, max_lines?)" in system
+    assert '{"name": "read_file", "arguments": {"path": "README.md"}}' in system  # the example
+
+
+def test_a_call_turn_is_rendered_as_the_exact_text_the_grammar_produced():
+    dialect = dialect_for_template(None)
+    produced = '{"name": "read_file", "arguments": {"path": "README.md", "start_line": 3}}'
+    call = dialect.parse(produced).tool_calls[0]
+    messages = [CONVERSATION[1], {"role": "assistant", "content": "", "tool_calls": [
+        {"id": "x", "function": {"name": call.name, "arguments": call.raw_arguments}}]},
+        {"role": "tool", "tool_call_id": "x", "content": "1: hello"}]
+    prompt = dialect.render(messages, TOOLS)
+    assert f"<|im_start|>assistant\n{produced}<|im_end|>" in prompt
+
+
+def test_tool_results_come_back_as_a_user_turn_that_restates_the_question():
+    prompt = dialect_for_template(None).render(CONVERSATION, TOOLS)
+    last_user = prompt.rsplit("<|im_start|>user\n", 1)[1]
+    assert last_user.startswith("Contents of README.md:\n" + RESULT_ONE)
+    assert "Search results for main:\n" + RESULT_TWO in last_user
+    assert QUESTION in last_user
+
+
+@pytest.mark.parametrize("name", ["google-gemma-2-2b-it.jinja", "microsoft-Phi-3.5-mini-instruct.jinja", SMOL])
+def test_templates_without_tools_render_the_whole_conversation(name):
+    dialect = dialect_for_template(_template(name))
+    prompt = dialect.render(CONVERSATION, TOOLS)
+    assert dialect.name == "generic"
+    assert "You are Burrow." in prompt  # Gemma 2 refuses a system role: it is folded into the user turn
+    assert RESULT_ONE in prompt and RESULT_TWO in prompt and "read_file" in prompt
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_each_call_format_parses_what_it_renders(fmt):
+    dialect = GenericDialect(None, call_format=fmt)
+    text = dialect.call_format.render("read_file", {"path": 'we"ird.md', "start_line": 2})
+    call = dialect.parse(text).tool_calls[0]
+    assert (call.name, call.arguments) == ("read_file", {"path": 'we"ird.md', "start_line": 2})
+    assert dialect.visible_text(text) == ""
+
+
+def test_an_answer_streams_and_parses_as_content():
+    dialect = dialect_for_template(None)
+    raw = "The README says <b> & more.<|im_end|>"
+    assert dialect.parse(raw).content == "The README says <b> & more."
+    assert dialect.visible_text(raw) == "The README says <b> & more."
+    assert dialect.visible_text(raw[:-3]) == "The README says <b> & more."  # partial marker held
+
+
+def test_gbnf_literals_escape_quotes_backslashes_and_control_characters():
+    assert gbnf_literal('a"b\\c\nd\te\x01') == '"a\\"b\\\\c\\nd\\te\\x01"'
+
+
+def test_grammar_lists_known_paths_as_json_strings_and_force_answer_allows_no_call():
+    dialect = dialect_for_template(None)
+    grammar = dialect.grammar(TOOLS, ['we"ird.md'])
+    assert gbnf_literal(json.dumps('we"ird.md')) in grammar
+    forced = dialect.grammar(TOOLS, ["README.md"], force_answer=True)
+    assert "read_file" not in forced and forced.startswith("root ::= answer")
+
+
+def test_native_dialects_need_no_grammar():
+    assert dialect_for_template("{{ messages }}<tool_call>").grammar(TOOLS) is None

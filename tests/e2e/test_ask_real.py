@@ -1,0 +1,98 @@
+"""`ask` with the real default model on the fixture project."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from e2e_ask import ask
+
+from app.harness.events import STOP_REASONS
+
+pytestmark = pytest.mark.real_model
+
+QUESTION = "What is the default maximum note length?"
+
+
+def shown_spans(trace: list[dict]) -> list[dict]:
+    return [s for e in trace if e["event"] == "tool_result" and e["ok"] for s in e["spans"]]
+
+
+def assert_citation_valid(citation: dict, trace: list[dict], project: Path) -> None:
+    """Lines a tool returned in this run, and lines that exist in the file."""
+    covered = any(s["path"] == citation["path"] and s["start_line"] <= citation["start_line"]
+                  and citation["end_line"] <= s["end_line"] for s in shown_spans(trace))
+    assert covered, f"{citation} was never shown by a tool in this run"
+    lines = (project / citation["path"]).read_text(encoding="utf-8").splitlines()
+    assert 1 <= citation["start_line"] <= citation["end_line"] <= len(lines)
+
+
+def test_ask_finishes_a_tool_runs_and_its_result_reaches_a_later_prompt(default_model, project, tmp_path):
+    result = ask(project, QUESTION, "--json", trace=tmp_path / "trace.jsonl")
+    assert result.code == 0, result.stderr
+    report = result.report
+    assert set(report) == {"answer", "citations", "tool_calls", "steps", "stopped_reason", "usage"}
+    assert report["stopped_reason"] in STOP_REASONS and report["stopped_reason"] != "model_error"
+    assert report["answer"].strip() and report["steps"] >= 2
+    assert any(call["ok"] for call in report["tool_calls"]), report["tool_calls"]
+    results = [e for e in result.trace if e["event"] == "tool_result" and e["step"] >= 1 and e["ok"]]
+    prompts = [e for e in result.trace if e["event"] == "prompt"]
+    first = results[0]
+    later = [p["text"] for p in prompts if p["step"] > first["step"]]
+    head = "\n".join(first["content"].splitlines()[:3])
+    assert later and head in later[0], "the model never saw its tool result"
+    assert report["citations"], "the answer carries no citation"
+    for citation in report["citations"]:
+        assert_citation_valid(citation, result.trace, project)
+    assert report["usage"]["completion_tokens"] > 0
+
+
+def test_ask_streams_the_answer_to_stdout(default_model, project):
+    result = ask(project, "What does notekeeper do?")
+    assert result.code == 0, result.stderr
+    assert result.stdout.strip() and "Traceback" not in result.stderr
+    assert "{" not in result.stdout.splitlines()[0]  # plain text, not JSON
+
+
+def test_the_trace_holds_every_prompt_and_the_run_is_recorded(default_model, project, tmp_path, burrow_home):
+    from app.harness.records import RunStore
+    from app.paths import app_paths
+
+    result = ask(project, "Which license does the project use?", "--max-steps", "3", trace=tmp_path / "t.jsonl")
+    assert result.code == 0, result.stderr
+    kinds = [e["event"] for e in result.trace]
+    assert kinds[0] == "run_started" and kinds[-1] == "stopped" and "prompt" in kinds
+    assert all(e["text"].strip() for e in result.trace if e["event"] == "prompt")
+    assert "Which license does the project use?" in next(e["text"] for e in result.trace if e["event"] == "prompt")
+    assert kinds.count("prompt") <= 3
+    runs = RunStore(app_paths()).list_runs(project)
+    assert len(runs) == 1 and runs[0].question == "Which license does the project use?"
+
+
+def test_a_full_ask_run_attempts_no_network(default_model, project, capsys):
+    from app.cli.main import main
+    from app.netguard import installed_guard
+
+    code = main(["ask", "--workspace", str(project), "--json", QUESTION])
+    assert code == 0, capsys.readouterr().err
+    guard = installed_guard()
+    assert guard is not None and guard.enabled
+    assert guard.attempts == []
+
+
+def test_an_app_start_attempts_no_network(default_model, project, tmp_path):
+    import subprocess
+    import sys
+
+    pytest.importorskip("app.gui.app")
+    script = (
+        "import sys\n"
+        "from app.cli.main import main\n"
+        "from app.netguard import installed_guard\n"
+        f"code = main(['gui', '--workspace', {str(project)!r}, '--smoke-question', 'What is notekeeper?'])\n"
+        "print('ATTEMPTS', len(installed_guard().attempts), 'CODE', code)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                          env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"},
+                          cwd=Path(__file__).resolve().parents[2])
+    assert "ATTEMPTS 0 CODE 0" in done.stdout, done.stdout + done.stderr

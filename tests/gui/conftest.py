@@ -1,0 +1,54 @@
+"""GUI test fixtures: a private BURROW_HOME, a small workspace, and a real window (offscreen)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.gui.main_window import MainWindow
+from app.gui.session import SessionController
+from app.paths import app_paths
+
+REPO = Path(__file__).resolve().parents[2]
+DEFAULT_MODEL = REPO / "models" / "SmolLM2-135M-Instruct.Q4_1.gguf"
+SAMPLE_PROJECT = REPO / "tests" / "fixtures" / "sample_project"
+
+
+def needs_real_model() -> None:
+    if not any((REPO / "models").glob("*.gguf")):
+        pytest.skip("no models/*.gguf (run `make setup`)")
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "burrow-home"
+    monkeypatch.setenv("BURROW_HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A small workspace whose lines the tests know."""
+    root = tmp_path / "proj"
+    (root / "src").mkdir(parents=True)
+    (root / "README.md").write_text("# Proj\n\nA tiny project.\nIt adds numbers.\n", encoding="utf-8")
+    body = "".join(f"# line {i}\n" for i in range(1, 81))
+    body += "def add(a, b):\n    return a + b\n"
+    (root / "src" / "calc.py").write_text(body, encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def controller(home: Path, tmp_path: Path) -> SessionController:
+    # models_home: discovery looks at an empty folder, not the developer's real home
+    return SessionController(app_paths(), models_home=tmp_path / "empty-home")
+
+
+@pytest.fixture
+def window(qtbot, controller: SessionController) -> MainWindow:
+    win = MainWindow(controller)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    return win

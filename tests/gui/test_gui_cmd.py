@@ -1,0 +1,59 @@
+"""`python -m app` as a user starts it: the no-display message, and a window before heavy imports."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from app.cli.gui_cmd import has_display
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _env(home: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM", "BURROW_SMOKE_QUESTION")}
+    return {**env, "BURROW_HOME": str(home), **extra}
+
+
+def test_display_detection() -> None:
+    assert not has_display({}, "linux")
+    assert has_display({"DISPLAY": ":0"}, "linux")
+    assert has_display({"QT_QPA_PLATFORM": "offscreen"}, "linux")
+    assert has_display({}, "win32")
+
+
+def test_without_a_display_it_says_so_and_points_to_ask(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "app", "--workspace", str(tmp_path)], cwd=REPO,
+                          env=_env(tmp_path), capture_output=True, text=True, timeout=60)
+    assert proc.returncode != 0
+    assert "no display" in proc.stderr and "python -m app ask" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+PROBE = """
+import sys
+from PySide6.QtWidgets import QApplication
+import app.gui.main_window as mw
+def probe(self):
+    heavy = sorted(m for m in ("llama_cpp", "tree_sitter") if m in sys.modules)
+    print("PROBE", self.isVisible(), heavy, flush=True)
+    QApplication.instance().exit(0)
+mw.MainWindow.start_background = probe
+from app.cli.main import main
+sys.exit(main(["--workspace", sys.argv[1], "--timing"]))
+"""
+
+
+def test_window_shows_before_llama_cpp_or_tree_sitter_is_imported(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-c", PROBE, str(tmp_path)], cwd=REPO,
+                          env=_env(tmp_path / "home", QT_QPA_PLATFORM="offscreen"),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    shown = json.loads(next(line for line in lines if line.startswith("{")))
+    assert shown["event"] == "window_shown" and shown["seconds_since_command"] > 0
+    assert "PROBE True []" in lines

@@ -1,0 +1,35 @@
+"""Answer rendering: Markdown, highlighted code, citations as links (and not inside code)."""
+
+from __future__ import annotations
+
+from app.gui.render import answer_html, cite_href, linkify_citations, parse_cite_href
+from app.tools.base import LineSpan
+
+
+def test_citations_become_links_that_name_their_lines() -> None:
+    html = answer_html("Adding happens in `src/calc.py:81-82`, see README.md:3.")
+    assert '<a href="cite:src/calc.py:81-82">src/calc.py:81-82</a>' in html
+    assert '<a href="cite:README.md:3-3">README.md:3</a>' in html
+
+
+def test_a_link_parses_back_to_its_span() -> None:
+    span = LineSpan("pkg/my file.py", 4, 9)
+    assert parse_cite_href(cite_href(span)) == span
+    assert parse_cite_href("https://example.com") is None
+
+
+def test_code_blocks_are_highlighted_and_never_linkified() -> None:
+    text = "Look:\n\n```python\ndef f():\n    return 'a.py:1'\n```\n"
+    html = answer_html(text)
+    assert "cite:" not in html
+    assert "<pre" in html and 'style="color' in html  # pygments colours, inlined for Qt
+
+
+def test_only_verified_paths_become_links_once_the_answer_is_final() -> None:
+    text = "Real README.md:1-2 and invented fake.py:3"
+    out = linkify_citations(text, [LineSpan("README.md", 1, 2)])
+    assert "(cite:README.md:1-2)" in out and "cite:fake.py" not in out
+
+
+def test_model_html_is_shown_as_text_not_markup() -> None:
+    assert "<script>" not in answer_html("<script>alert(1)</script>")

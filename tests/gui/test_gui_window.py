@@ -1,0 +1,144 @@
+"""The main window, offscreen: drops, keys, settings, dialogs, accessible names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QAbstractButton, QApplication, QComboBox, QMessageBox
+
+from app.gui.main_window import MainWindow
+from app.gui.session import SessionController
+from app.paths import app_paths
+
+# PySide6 marks the QPoint drag-event constructor deprecated but offers no other for tests
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def drop(window: MainWindow, urls: list[QUrl]) -> bool:
+    """Drag and drop the urls onto the drop zone as a file manager would."""
+    mime = QMimeData()
+    mime.setUrls(urls)
+    zone = window.drop_zone
+    enter = QDragEnterEvent(QPoint(10, 10), Qt.DropAction.CopyAction, mime,
+                            Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(zone, enter)
+    if not enter.isAccepted():
+        return False
+    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime,
+                       Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(zone, event)
+    return True
+
+
+def test_dropping_a_folder_sets_the_workspace(window: MainWindow, project: Path) -> None:
+    assert drop(window, [QUrl.fromLocalFile(str(project))])
+    assert window.controller.workspace == project.resolve()
+    assert "proj" in window.drop_zone._label.text()
+    assert window.recent.itemData(0) == str(project.resolve())
+    assert window.notice.isHidden()
+
+
+def test_bad_drops_are_refused_with_a_visible_message(window: MainWindow, project: Path) -> None:
+    cases = {
+        "is a file": [QUrl.fromLocalFile(str(project / "README.md"))],
+        "one folder at a time": [QUrl.fromLocalFile(str(project)), QUrl.fromLocalFile(str(project / "src"))],
+        "no longer exists": [QUrl.fromLocalFile(str(project / "deleted"))],
+        "on this computer": [QUrl("https://example.com/repo")],
+    }
+    for expected, urls in cases.items():
+        drop(window, urls)
+        assert window.notice.isVisible(), expected
+        assert expected in window.notice.text()
+        assert window.controller.workspace is None
+
+
+def test_a_recent_workspace_reopens(qtbot, home: Path, project: Path, tmp_path: Path) -> None:
+    SessionController(app_paths()).set_workspace(project)
+    win = MainWindow(SessionController(app_paths(), models_home=tmp_path))
+    qtbot.addWidget(win)
+    assert win.recent.count() == 1
+    win.recent.activated.emit(0)
+    assert win.controller.workspace == project.resolve()
+
+
+def test_enter_sends_shift_enter_adds_a_line_escape_stops(window: MainWindow, qtbot,
+                                                          project: Path) -> None:
+    sent = []
+    window.question.submitted.connect(lambda: sent.append(1))
+    qtbot.keyClicks(window.question, "first")
+    qtbot.keyClick(window.question, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClicks(window.question, "second")
+    assert window.question.toPlainText() == "first\nsecond" and not sent
+    window.question.submitted.disconnect(window.runs.send)  # no model here: only count the send
+    qtbot.keyClick(window.question, Qt.Key.Key_Return)
+    assert sent == [1]
+    window.set_workspace(str(project))
+    window.controller.model = object()
+    cancel = window.controller.start_run()  # as if a run were going
+    qtbot.keyClick(window.question, Qt.Key.Key_Escape)
+    assert cancel.is_set()
+    window.controller.finish_run()
+
+
+def test_asking_without_a_workspace_says_what_to_do(window: MainWindow, qtbot) -> None:
+    window.controller.model = object()
+    window.question.setPlainText("what is this?")
+    assert not window.runs.send()
+    assert "workspace" in window.notice.text().lower()
+
+
+def test_controls_have_accessible_names(window: MainWindow) -> None:
+    for widget in window.findChildren(QAbstractButton) + window.findChildren(QComboBox):
+        if widget.isVisibleTo(window) and not widget.objectName().startswith("qt_"):
+            assert widget.accessibleName(), widget
+    for w in (window.chat, window.question, window.activity, window.history, window.drop_zone):
+        assert w.accessibleName()
+
+
+def test_fits_a_1280x720_screen(window: MainWindow) -> None:
+    window.resize(1280, 720)
+    assert window.minimumSizeHint().width() <= 1280 and window.minimumSizeHint().height() <= 720
+    assert window.send_button.isVisible() and window.stop_button.isVisible()
+
+
+def test_settings_dialog_refuses_invalid_values_then_saves(window: MainWindow, home: Path) -> None:
+    dialog = window.open_settings()
+    dialog.n_ctx.setValue(100)
+    dialog.buttons.button(dialog.buttons.StandardButton.Save).click()
+    assert dialog.isVisible() and "n_ctx" in dialog.error.text()
+    assert not app_paths().settings_file.exists()
+    dialog.n_ctx.setValue(4096)
+    dialog.temperature.setValue(0.5)
+    dialog.theme.setCurrentText("dark")
+    dialog.buttons.button(dialog.buttons.StandardButton.Save).click()
+    assert not dialog.isVisible()
+    reloaded = SessionController(app_paths()).settings
+    assert (reloaded.n_ctx, reloaded.temperature, reloaded.theme) == (4096, 0.5, "dark")
+    assert window.dark
+
+
+def test_corrupt_settings_file_shows_a_notice(qtbot, home: Path, tmp_path: Path) -> None:
+    app_paths().ensure().settings_file.write_text("[1, 2", encoding="utf-8")
+    win = MainWindow(SessionController(app_paths(), models_home=tmp_path))
+    qtbot.addWidget(win)
+    win.show()
+    assert win.notice.isVisible() and "defaults" in win.notice.text()
+    assert win.controller.settings.n_ctx == 8192
+
+
+def test_a_bad_model_file_shows_a_dialog_and_the_app_stays_usable(window: MainWindow, qtbot,
+                                                                 tmp_path: Path, project: Path) -> None:
+    bad = tmp_path / "broken.gguf"
+    bad.write_bytes(b"this is not a model" * 100)
+    with qtbot.waitSignal(window.modelFailed, timeout=20000) as failed:
+        window.load_model(str(bad))
+    assert "GGUF" in failed.args[0] or "gguf" in failed.args[0]
+    boxes = window.findChildren(QMessageBox)
+    assert boxes and boxes[-1].isVisible() and "could not be loaded" in boxes[-1].windowTitle()
+    boxes[-1].accept()
+    assert "failed" in window.model_picker.state.text().lower()
+    assert window.model_picker.combo.isEnabled() and not window.loading_model
+    assert window.set_workspace(str(project))  # still usable

@@ -1,0 +1,43 @@
+"""Loop tests: the scripted model between the real workspace, tools and executor."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from app.settings import Settings
+
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "sample_project"
+
+
+@pytest.fixture(autouse=True)
+def burrow_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "burrow-home"
+    monkeypatch.setenv("BURROW_HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A private copy of the fixture project (tests may change its files)."""
+    target = tmp_path / "project"
+    shutil.copytree(FIXTURE, target)
+    return target
+
+
+@pytest.fixture
+def settings() -> Settings:
+    return Settings(n_threads=1)
+
+
+@pytest.fixture
+def tools(project: Path, settings: Settings):
+    """The real workspace and executor for the project copy."""
+    from app.harness.calls import ToolExecutor
+    from app.workspace import Workspace
+
+    with Workspace(project, settings) as workspace:
+        yield workspace, ToolExecutor(workspace, settings)
+

@@ -1,0 +1,41 @@
+"""`python -m app ask`: bad input gives a clear message and a non-zero exit, never a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.cli.main import main
+
+
+def test_a_missing_workspace_is_a_clear_error(tmp_path: Path, capsys):
+    code = main(["ask", "--workspace", str(tmp_path / "nowhere"), "what is this?"])
+    err = capsys.readouterr().err
+    assert code == 2 and "does not exist" in err and "Traceback" not in err
+
+
+def test_a_file_is_not_a_workspace(tmp_path: Path, capsys):
+    (tmp_path / "file.txt").write_text("x")
+    assert main(["ask", "--workspace", str(tmp_path / "file.txt"), "q"]) == 2
+    assert "not a folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("content", [b"", b"definitely not a model" * 100, b"GGUF\x03\x00\x00\x00"])
+def test_a_bad_model_file_is_a_clear_error(project: Path, tmp_path: Path, capsys, content: bytes):
+    model = tmp_path / "bad.gguf"
+    model.write_bytes(content)
+    code = main(["ask", "--workspace", str(project), "--model", str(model), "--json", "q"])
+    captured = capsys.readouterr()
+    assert code == 3 and "could not load the model" in captured.err
+    assert captured.out == "" and "Traceback" not in captured.err
+
+
+def test_a_missing_model_file_is_a_clear_error(project: Path, tmp_path: Path, capsys):
+    assert main(["ask", "--workspace", str(project), "--model", str(tmp_path / "no.gguf"), "q"]) == 3
+    assert "no.gguf" in capsys.readouterr().err
+
+
+def test_a_bad_step_budget_is_refused(project: Path, capsys):
+    assert main(["ask", "--workspace", str(project), "--max-steps", "0", "q"]) == 2
+    assert "max_steps" in capsys.readouterr().err

@@ -1,0 +1,214 @@
+"""The loop with a scripted model and the real workspace, tools and executor in between."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+from app.harness import events as ev
+from app.harness import prompts
+from app.harness.loop import run_question
+from app.llm.base import ParsedReply, ParsedToolCall
+from app.llm.scripted import ScriptedModel
+from app.settings import Settings
+from app.tools.base import LineSpan
+
+
+def call(name: str, call_id: str = "", **arguments: object) -> ParsedToolCall:
+    raw = json.dumps(arguments)
+    return ParsedToolCall(name=name, arguments=dict(arguments), raw_arguments=raw, id=call_id)
+
+
+def calls(*items: ParsedToolCall, text: str = "") -> ParsedReply:
+    return ParsedReply(text, tuple(items))
+
+
+def run(model: ScriptedModel, tools, settings: Settings, question: str = "What is the default note length?",
+        cancel: threading.Event | None = None) -> list:
+    workspace, executor = tools
+    return list(run_question(question, workspace=workspace, model=model, executor=executor,
+                             settings=settings, cancel=cancel))
+
+
+def only(events: list, kind: type) -> list:
+    return [e for e in events if isinstance(e, kind)]
+
+
+def streamed_text(events: list) -> str:
+    return "".join(e.text for e in only(events, ev.ModelTextStreamed))
+
+
+def test_several_steps_then_an_answer_with_a_kept_citation(tools, settings):
+    model = ScriptedModel([
+        calls(call("search_text", pattern="MAX_NOTE_LENGTH")),
+        calls(call("read_file", path="notekeeper/config.py", start_line=1, max_lines=20)),
+        "The default is 500 characters (notekeeper/config.py:12-12).",
+    ])
+    events = run(model, tools, settings)
+    model.assert_all_used()
+    answer = only(events, ev.AnswerCompleted)[0]
+    assert answer.citations == (LineSpan("notekeeper/config.py", 12, 12),)
+    assert "notekeeper/config.py:12-12" in answer.text and not answer.evidence_added
+    assert events[-1] == ev.RunStopped("answered", "", 3, events[-1].usage)
+    tool_messages = [m for m in model.requests[2].messages if m["role"] == "tool"]
+    assert "DEFAULT_MAX_NOTE_LENGTH = 500" in tool_messages[-1]["content"]
+
+
+def test_first_prompt_has_layout_readme_and_known_paths(tools, settings):
+    model = ScriptedModel(["It keeps notes (README.md:3-4)."])
+    events = run(model, tools, settings, question="What does this project do?")
+    first = model.requests[0]
+    system = first.messages[0]["content"]
+    assert "notekeeper/" in system and "pyproject.toml" in system  # the top-level layout
+    assert "small command-line tool for keeping short text notes" in system  # the README's start
+    assert first.messages[1] == {"role": "user", "content": "What does this project do?"}
+    assert "notekeeper/config.py" in first.known_paths and "README.md" in first.known_paths
+    assert only(events, ev.AnswerCompleted)[0].citations == (LineSpan("README.md", 3, 4),)
+
+
+def test_parallel_calls_are_all_run_and_matched_by_id(tools, settings):
+    model = ScriptedModel([
+        calls(call("read_file", "a1", path="notekeeper/store.py"),
+              call("read_file", "b2", path="pyproject.toml")),
+        "Done.",
+    ])
+    events = run(model, tools, settings)
+    done = only(events, ev.ToolCallCompleted)
+    assert [(e.call_id, e.ok) for e in done if e.step == 1] == [("a1", True), ("b2", True)]
+    messages = model.requests[1].messages
+    assert [c["id"] for c in messages[-3]["tool_calls"]] == ["a1", "b2"]
+    assert messages[-2]["tool_call_id"] == "a1" and "NOTES_FILE" in messages[-2]["content"]
+    assert messages[-1]["tool_call_id"] == "b2" and 'version = "0.3.1"' in messages[-1]["content"]
+
+
+def test_bad_calls_come_back_as_tool_errors_and_the_run_goes_on(tools, settings):
+    bad_json = ParsedToolCall("read_file", {}, '{"path": "README.md"', "x1")
+    model = ScriptedModel([
+        calls(call("delete_file", path="README.md"), bad_json, call("read_file", path="no/such.py")),
+        "I could not read it.",
+    ])
+    events = run(model, tools, settings)
+    refused = only(events, ev.ToolCallRefused)
+    assert {e.name for e in refused} == {"delete_file", "read_file"}
+    failed = [e for e in only(events, ev.ToolCallCompleted) if e.step == 1]
+    assert len(failed) == 1 and not failed[0].ok
+    results = [m["content"] for m in model.requests[1].messages if m["role"] == "tool"]
+    assert len(results) == 3 and all(results)
+    assert events[-1].reason == "answered"
+
+
+def test_a_repeated_call_is_told_then_an_answer_is_forced(tools, settings):
+    read = call("read_file", path="notekeeper/cli.py")
+    model = ScriptedModel([calls(read), calls(read), "It has add, list, search and delete."])
+    events = run(model, tools, settings)
+    refused = only(events, ev.ToolCallRefused)
+    assert len(refused) == 1 and refused[0].message == prompts.REPEATED_CALL.format(name="read_file")
+    assert model.requests[2].messages[-1]["content"] == refused[0].message
+    assert [r.force_answer for r in model.requests] == [False, False, True]
+    assert only(events, ev.AnswerCompleted) and events[-1].reason == "repeated_call"
+
+
+def test_repeating_again_when_forced_stops_the_run(tools, settings):
+    read = call("read_file", path="notekeeper/cli.py")
+    model = ScriptedModel([calls(read), calls(read), calls(read)])
+    events = run(model, tools, settings)
+    assert events[-1].reason == "repeated_call" and not only(events, ev.AnswerCompleted)
+
+
+def test_the_step_budget_forces_the_last_turn_and_stops(tools):
+    settings = Settings(n_threads=1, max_steps=2)
+    model = ScriptedModel([calls(call("read_file", path="README.md")),
+                           calls(call("read_file", path="pyproject.toml"))])
+    events = run(model, tools, settings)
+    assert [r.force_answer for r in model.requests] == [False, True]
+    assert events[-1].reason == "step_budget" and events[-1].steps == 2
+    assert "--max-steps" in events[-1].message
+
+
+def test_cancelled_before_the_first_step(tools, settings):
+    cancel = threading.Event()
+    cancel.set()
+    model = ScriptedModel(["never asked"])
+    events = run(model, tools, settings, cancel=cancel)
+    assert events[-1].reason == "cancelled" and model.requests == []
+
+
+def test_cancelled_while_the_model_is_speaking(tools, settings):
+    workspace, executor = tools
+    cancel = threading.Event()
+    model = ScriptedModel(["one two three four five six seven eight nine ten " * 5], chunk_chars=4)
+    events = []
+    for event in run_question("q", workspace=workspace, model=model, executor=executor,
+                              settings=settings, cancel=cancel):
+        events.append(event)
+        if isinstance(event, ev.ModelTextStreamed):
+            cancel.set()
+    assert events[-1].reason == "cancelled" and not only(events, ev.AnswerCompleted)
+    assert len(streamed_text(events)) < 40
+
+
+def test_invalid_citations_are_cut_and_never_streamed(tools, settings):
+    model = ScriptedModel([
+        calls(call("read_file", path="notekeeper/config.py", start_line=10, max_lines=5)),
+        "Default 500 (notekeeper/config.py:12) not notekeeper/config.py:30-35 nor path.txt:1-2 "
+        "nor notekeeper/store.py:1-5.",
+    ])
+    events = run(model, tools, settings)
+    answer = only(events, ev.AnswerCompleted)[0]
+    assert answer.citations == (LineSpan("notekeeper/config.py", 12, 12),)
+    for bad in ("config.py:30", "path.txt", "store.py:1"):
+        assert bad not in answer.text and bad not in streamed_text(events)
+
+
+def test_a_citation_to_lines_changed_since_they_were_read_is_dropped(tools, settings, project: Path):
+    config = project / "notekeeper" / "config.py"
+
+    class EditsBetweenTurns(ScriptedModel):
+        def generate(self, request, cancel=None):
+            if len(self.requests) == 1:  # the user edits the file while the model thinks
+                config.write_text(config.read_text().replace("500", "800"))
+            yield from super().generate(request, cancel)
+
+    model = EditsBetweenTurns([calls(call("read_file", path="notekeeper/config.py")),
+                               "It is 500 (notekeeper/config.py:12)."])
+    answer = only(run(model, tools, settings), ev.AnswerCompleted)[0]
+    assert "config.py:12" not in answer.text.split("Sources:")[0]
+    assert all(c.path != "notekeeper/config.py" for c in answer.citations)
+
+
+def test_evidence_is_added_when_the_model_cites_nothing(tools, settings):
+    model = ScriptedModel([calls(call("read_file", path="pyproject.toml", max_lines=12)),
+                           "The project uses the MIT license."])
+    answer = only(run(model, tools, settings), ev.AnswerCompleted)[0]
+    assert answer.evidence_added and answer.citations == (LineSpan("pyproject.toml", 1, 12),)
+    assert answer.text.endswith("Sources: pyproject.toml:1-12")
+
+
+def test_a_weak_model_is_made_to_answer_after_its_first_good_read(tools):
+    settings = Settings(n_threads=1, force_answer_after_read="always")
+    model = ScriptedModel([calls(call("read_file", path="pyproject.toml")), "0.3.1"])
+    events = run(model, tools, settings, question="Which version?")
+    assert [r.force_answer for r in model.requests] == [False, True]
+    assert model.requests[1].messages[-1]["role"] == "tool"
+    assert events[-1].reason == "answered"
+
+
+def test_huge_files_are_elided_to_fit_a_small_context(project: Path):
+    from app.harness.calls import ToolExecutor
+    from app.workspace import Workspace
+
+    for i in range(3):
+        (project / f"huge{i}.txt").write_text("".join(f"line {n} of huge file {i} " * 4 + "\n" for n in range(3000)))
+    settings = Settings(n_threads=1, n_ctx=2048, context_reserve_tokens=512,
+                        read_max_lines=3000, read_max_bytes=400_000, read_max_line_chars=400)
+    model = ScriptedModel([calls(call("read_file", path=f"huge{i}.txt")) for i in range(3)] + ["done"],
+                          context_length=2048)
+    with Workspace(project, settings) as workspace:
+        events = list(run_question("q", workspace=workspace, model=model,
+                                   executor=ToolExecutor(workspace, settings), settings=settings))
+    assert only(events, ev.ContextElided)
+    assert all(p.tokens <= 2048 - 512 for p in only(events, ev.PromptRendered))
+    assert events[-1].reason == "answered"
+    last_results = [m["content"] for m in model.requests[-1].messages if m["role"] == "tool"]
+    assert "elided" in last_results[0] and "line 0 of huge file 2" in last_results[-1]

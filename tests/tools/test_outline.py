@@ -1,0 +1,49 @@
+"""file_outline for every language we promise, parsed by the real tree-sitter grammars."""
+
+from __future__ import annotations
+
+import pytest
+
+SAMPLES = {
+    "m.py": ("class Shape:\n    def area(self, k):\n        return 0\n\nasync def load(path):\n    pass\n",
+             ["class Shape  L1-3", "  def area(self, k)  L2-3", "def load(path)  L5-6"]),
+    "m.js": ("class Cart {\n  total(items) { return 0 }\n}\nfunction pay(x) {}\nconst ship = (a) => a;\n",
+             ["class Cart  L1-3", "  method total(items)  L2-2", "function pay(x)  L4-4", "const ship  L5-5"]),
+    "m.ts": ("interface Item { id: number }\nexport class Store {\n  get(id: number): Item { return null as any }\n}\n"
+             "type Id = number;\nenum Color { Red }\n",
+             ["interface Item  L1-1", "class Store  L2-4", "  method get(id: number)  L3-3", "type Id  L5-5",
+              "enum Color  L6-6"]),
+    "m.tsx": ("export function App(props: P) {\n  return <div/>;\n}\n", ["function App(props: P)  L1-3"]),
+    "m.go": ("package m\n\ntype Server struct{}\n\nfunc (s *Server) Run(port int) error {\n\treturn nil\n}\n\n"
+             "func main() {}\n",
+             ["type Server  L3-3", "method Run(port int)  L5-7", "func main()  L9-9"]),
+    "m.rs": ("struct Point { x: i32 }\nimpl Point {\n    fn norm(&self) -> i32 { 0 }\n}\ntrait Draw {}\n"
+             "fn main() {}\n",
+             ["struct Point  L1-1", "impl Point  L2-4", "  fn norm(&self)  L3-3", "trait Draw  L5-5", "fn main()  L6-6"]),
+    "M.java": ("public class M {\n  public M() {}\n  int size(String s) { return 0; }\n}\n",
+               ["class M  L1-4", "  constructor M()  L2-2", "  method size(String s)  L3-3"]),
+    "m.c": ("struct node { int v; };\nstatic int add(int a, int b) {\n  return a + b;\n}\n",
+            ["struct node  L1-1", "function add(int a, int b)  L2-4"]),
+    "m.cpp": ("namespace geo {\nclass Box {\n public:\n  int area() const { return 0; }\n};\n}\n"
+              "int Box::volume() { return 1; }\n",
+              ["namespace geo  L1-6", "  class Box  L2-5", "    function area() const  L4-4",
+               "function Box::volume()  L7-7"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_outline_per_language(make_call, name: str) -> None:
+    source, expected = SAMPLES[name]
+    out = make_call({name: source})("file_outline", path=name)
+    assert out.ok, out.content
+    assert out.content.splitlines()[1:] == expected
+
+
+def test_outline_pages_and_refuses_unknown_languages(make_call) -> None:
+    source = "".join(f"def f{i}():\n    pass\n" for i in range(30))
+    call = make_call({"many.py": source, "notes.md": "# hi\n"}, list_max_entries=10)
+    out = call("file_outline", path="many.py")
+    assert 'next: file_outline(path="many.py", start_line=21)' in out.content
+    assert call("file_outline", path="many.py", start_line=21).content.splitlines()[1] == "def f10()  L21-22"
+    unknown = call("file_outline", path="notes.md")
+    assert not unknown.ok and 'read_file(path="notes.md")' in unknown.content
