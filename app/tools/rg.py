@@ -45,6 +45,7 @@ class RgRun:
     returncode: int | None  # None when we stopped it (enough lines, or out of time)
     timed_out: bool
     stderr: str
+    more: bool = False  # stopped because enough lines came: rg had more to say
 
 
 def run_rg(argv: list[str], root_fd: int, fallback_cwd: Path, timeout_s: float, want_lines: int) -> RgRun:
@@ -65,7 +66,8 @@ def run_rg(argv: list[str], root_fd: int, fallback_cwd: Path, timeout_s: float, 
         proc.stdout.close()
         proc.stderr.close()
     stopped = timed_out or len(lines) >= want_lines
-    return RgRun(tuple(lines), None if stopped else proc.returncode, timed_out, stderr)
+    return RgRun(tuple(lines), None if stopped else proc.returncode, timed_out, stderr,
+                 more=len(lines) >= want_lines)
 
 
 def _collect(proc: subprocess.Popen, deadline: float, want_lines: int) -> tuple[list[bytes], str, bool]:

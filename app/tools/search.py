@@ -16,7 +16,7 @@ from app.tools.base import LineSpan, ToolOutput
 from app.tools.calls_text import call_text, cut_note
 from app.tools.reading import clip_line, split_lines
 from app.tools.rg import find_rg, run_rg
-from app.workspace import Workspace
+from app.workspace import Workspace, human_size
 from app.workspace.lexical import has_control_chars
 
 _REGEX_LIMIT = "20M"  # rg compiles to automata: no backtracking, and these bound its memory
@@ -53,6 +53,8 @@ def search_text(ws: Workspace, args: SearchTextArgs) -> ToolOutput:
     rel = ws.normalize(args.path)
     single_file = ws.kind(rel) == "file"
     _check_glob(args.glob)
+    if single_file:
+        _check_searchable(ws, rel)
     settings = ws.settings
     per_file = settings.search_max_results if single_file else settings.search_max_per_file
     want = args.offset + settings.search_max_results + 1
@@ -60,7 +62,7 @@ def search_text(ws: Workspace, args: SearchTextArgs) -> ToolOutput:
     hits = _parse(ws, run.lines)
     if not hits and run.returncode == 2 and run.stderr.strip():
         raise ToolExecutionError(_rg_error(run.stderr))
-    return _render(ws, args, rel, hits, per_file, run.timed_out)
+    return _render(ws, args, rel, hits, per_file, run.timed_out, run.more)
 
 
 def _argv(ws: Workspace, args: SearchTextArgs, rel: str, per_file: int) -> list[str]:
@@ -77,6 +79,16 @@ def _argv(ws: Workspace, args: SearchTextArgs, rel: str, per_file: int) -> list[
     argv += ["--fixed-strings"] if args.fixed_strings else []
     argv += ["--ignore-case"] if args.ignore_case else []
     return [*argv, "-e", args.pattern, "--", rel]
+
+
+def _check_searchable(ws: Workspace, rel: str) -> None:
+    """rg applies --max-filesize and binary skipping only while walking, not to a file named outright."""
+    size, sniffed = ws.probe(rel)
+    if sniffed.binary:
+        raise ToolExecutionError(f"{rel} is a binary file ({sniffed.kind}, {human_size(size)}); it is not searched")
+    if size > ws.settings.file_scan_max_bytes:
+        raise ToolExecutionError(f"{rel} is {human_size(size)}, larger than the search limit of "
+                                 f"{human_size(ws.settings.file_scan_max_bytes)}; read parts of it with read_file")
 
 
 def _check_glob(glob: str | None) -> None:
@@ -100,7 +112,7 @@ def _parse(ws: Workspace, lines: tuple[bytes, ...]) -> list[Hit]:
 
 
 def _render(ws: Workspace, args: SearchTextArgs, rel: str, hits: list[Hit], per_file: int,
-            timed_out: bool) -> ToolOutput:
+            timed_out: bool, more: bool) -> ToolOutput:
     cap = ws.settings.search_max_results
     shown, spans, capped_files, refused = _lines(ws, hits, per_file)
     page = shown[args.offset:args.offset + cap]
@@ -108,7 +120,8 @@ def _render(ws: Workspace, args: SearchTextArgs, rel: str, hits: list[Hit], per_
     where = "the workspace" if rel == "." else rel
     out = [f"{len(page)} matches for {args.pattern!r} in {where}" + (":" if page else ".")]
     out += page
-    out += _notes(args, rel, len(shown), len(page), capped_files, refused, timed_out)
+    total = len(shown) + (1 if more else 0)  # rg was stopped with results left: at least one more
+    out += _notes(args, rel, total, len(page), capped_files, refused, timed_out)
     return ToolOutput("\n".join(out), tuple(page_spans))
 
 

@@ -129,8 +129,12 @@ class Workspace:
             return TextFile(rel, st.st_size, decode(data, sniffed), sniffed, complete)
 
     def sniff(self, path: str) -> Sniffed:
-        with self.open_file(path) as (fd, _st, _rel):
-            return sniff(_pread_all(fd, SNIFF_BYTES, 0))
+        return self.probe(path)[1]
+
+    def probe(self, path: str) -> tuple[int, Sniffed]:
+        """Size and sniffed type of a readable file, reading only its first bytes."""
+        with self.open_file(path) as (fd, st, _rel):
+            return st.st_size, sniff(_pread_all(fd, SNIFF_BYTES, 0))
 
     # listings ----------------------------------------------------------------------------------
     def list_tree(self, path: str = ".", depth: int = 1, *, files_only: bool = False) -> Listing:

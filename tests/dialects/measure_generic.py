@@ -51,15 +51,15 @@ def numbered(path: str, limit: int = 40) -> str:
     return "\n".join(f"{i}: {line}" for i, line in enumerate(lines, 1))
 
 
-def complete(llm, dialect, messages, paths) -> str:
-    grammar = llama_cpp.LlamaGrammar.from_string(dialect.grammar(TOOLS, paths), verbose=False)
+def complete(llm, dialect, messages, paths, force=False) -> str:
+    grammar = llama_cpp.LlamaGrammar.from_string(dialect.grammar(TOOLS, paths, force), verbose=False)
     out = llm.create_completion(prompt=dialect.render(messages, TOOLS), grammar=grammar,
-                                max_tokens=80, temperature=0.0)
+                                max_tokens=60, temperature=0.0)
     return out["choices"][0]["text"]
 
 
 def run(llm, dialect) -> dict[str, int]:
-    score = {"call": 0, "right_file": 0, "answered": 0, "correct": 0}
+    score = {"call": 0, "right_file": 0, "answered": 0, "correct": 0, "forced_correct": 0}
     paths = files()
     layout = "The project folder contains:\n" + "\n".join(paths)
     for question, path, word in QUESTIONS:
@@ -75,22 +75,26 @@ def run(llm, dialect) -> dict[str, int]:
         second = dialect.parse(complete(llm, dialect, messages, paths))
         score["answered"] += not second.tool_calls
         score["correct"] += word.lower() in second.content.lower()
+        forced = dialect.parse(complete(llm, dialect, messages, paths, force=True))
+        score["forced_correct"] += word.lower() in forced.content.lower()
         print(f"  {question!r}: call={call and (call.name, call.arguments)} "
-              f"answer={second.content[:90]!r}", file=sys.stderr)
+              f"second={(second.tool_calls or second.content)!r:.90} forced={forced.content!r:.90}",
+              file=sys.stderr)
     return score
 
 
 def main() -> None:
     # n_batch=1: on this build machine batched prompt evaluation dies with SIGILL (see notes)
     llm = llama_cpp.Llama(model_path=str(MODEL), n_ctx=4096, n_batch=1, verbose=False, seed=1)
-    print(f"{'format':8} {'results':9} call right_file answered correct (of {len(QUESTIONS)}) seconds")
-    for fmt in FORMATS:
-        for label, cls in (("nudge", GenericDialect), ("plain", NoNudge)):
-            dialect = cls(llm.metadata.get("tokenizer.chat_template"), call_format=fmt)
-            start = time.perf_counter()
-            s = run(llm, dialect)
-            print(f"{fmt:8} {label:9} {s['call']:4} {s['right_file']:10} {s['answered']:8} "
-                  f"{s['correct']:7} {time.perf_counter() - start:8.1f}", flush=True)
+    print(f"format   results   call right_file answered correct forced_correct (of {len(QUESTIONS)}) seconds")
+    variants = [(f, "nudge", GenericDialect) for f in FORMATS] + [("json", "plain", NoNudge)]
+    for fmt, label, cls in variants:
+        dialect = cls(llm.metadata.get("tokenizer.chat_template"), call_format=fmt)
+        start = time.perf_counter()
+        s = run(llm, dialect)
+        print(f"{fmt:8} {label:9} {s['call']:4} {s['right_file']:10} {s['answered']:8} "
+              f"{s['correct']:7} {s['forced_correct']:14} {time.perf_counter() - start:8.1f}",
+              flush=True)
     print("prompts:", prompts.GENERIC_TOOL_INTRO.splitlines()[1])
 
 

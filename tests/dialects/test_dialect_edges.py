@@ -63,7 +63,7 @@ def test_llama_renders_one_call_per_turn_each_followed_by_its_result():
 
 
 def test_dates_come_from_the_dialects_clock():
-    assert "2026-01-02" in _real("Mistral-Small-3.2-24B-Instruct-2506.jinja").render(CONVERSATION, TOOLS)
+    assert "2026-01-02" in _real("Mistral-Small-3.2-24B-Instruct-2506.jinja").render(CONVERSATION[1:], TOOLS)
     assert "02 Jan 2026" in _real("meta-llama-Llama-3.1-8B-Instruct.jinja").render(CONVERSATION, TOOLS)
 
 

@@ -70,3 +70,18 @@ def test_rg_lookup_prefers_the_frozen_bundle(monkeypatch, tmp_path: Path) -> Non
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     monkeypatch.setattr(sys, "executable", str(bundle / "burrow"))
     assert rg_candidates()[0].parent == bundle
+
+
+def test_paging_is_complete_when_per_file_caps_and_overall_cap_combine(make_call) -> None:
+    files = {f"f{i}.txt": "hit\n" * 12 for i in range(6)}
+    call = make_call(files, search_max_per_file=10, search_max_results=25)
+    seen: list[str] = []
+    args: dict = {"pattern": "hit"}
+    for _ in range(10):
+        out = call("search_text", **args).content
+        seen += [line for line in out.splitlines() if re.match(r"f\d\.txt:\d+: hit", line)]
+        match = re.search(r'next: search_text\(pattern="hit", path="\.", offset=(\d+)\)', out)
+        if not match:
+            break
+        args = {"pattern": "hit", "offset": int(match.group(1))}
+    assert len(seen) == len(set(seen)) == 60  # 10 shown per file, every one reached by paging

@@ -18,8 +18,8 @@ from app.llm.dialects import prompts
 from app.llm.dialects.callformats import FORMATS, CallFormat
 from app.llm.dialects.gbnf import BASE_RULES, arguments_rules, gbnf_literal
 from app.llm.dialects.jinja_env import render_template
-from app.llm.dialects.markup import split_think, visible_before
-from app.llm.dialects.normalize import first_user_question, normalize_messages, with_system_text
+from app.llm.dialects.markup import split_think, visible_after_think
+from app.llm.dialects.normalize import last_question, normalize_messages, with_system_text
 from app.llm.dialects.template import TemplateDialect
 
 CHATML = ("{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}"
@@ -98,7 +98,7 @@ class GenericDialect(TemplateDialect):
         return f"{title}\n{msg['content']}"
 
     def _results_turn(self, results: list[str], messages: list[Message]) -> Message:
-        question = first_user_question([m for m in messages if m.get("role") != "tool"])
+        question = last_question([m for m in messages if m.get("role") != "tool"])
         nudge = prompts.GENERIC_ANSWER_NUDGE.format(question=question)
         return {"role": "user", "content": "\n\n".join([*results, nudge])}
 
@@ -113,10 +113,8 @@ class GenericDialect(TemplateDialect):
         return ParsedReply(content=text, reasoning=reasoning)
 
     def visible_text(self, raw_so_far: str) -> str:
-        head = raw_so_far.lstrip()
-        if not head or head.startswith(self.call_format.first_char) or head.startswith("<think>"):
-            return ""
-        return visible_before(head, self.end_markers)
+        shown = visible_after_think(raw_so_far, self.opens_reasoning, self.end_markers)
+        return "" if shown.startswith(self.call_format.first_char) else shown
 
     def grammar(self, tools: Sequence[ToolSpec], known_paths: Sequence[str] = (),
                 force_answer: bool = False) -> str | None:

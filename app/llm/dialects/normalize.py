@@ -124,11 +124,12 @@ def one_call_per_message(messages: list[Message]) -> list[Message]:
     return out
 
 
-def first_user_question(messages: Sequence[Message]) -> str:
-    """The last plain user message: the question a tool result should be read against."""
+def last_question(messages: Sequence[Message]) -> str:
+    """The question a tool result should be read against: the last user message, or only the
+    part after its last "Question:" when the harness put context in front of it."""
     for msg in reversed(messages):
         if msg.get("role") == "user":
-            return _content_text(msg.get("content"))
+            return _content_text(msg.get("content")).rsplit("Question:", 1)[-1].strip()
     return ""
 
 
