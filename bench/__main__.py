@@ -26,6 +26,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--only", default="", help="comma-separated groups: " + ",".join(g.name for g in GROUPS))
     p.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="GGUF file (default: the embedded model)")
     p.add_argument("--tree", type=Path, default=stdlib_tree(), help="large tree for the search figures")
+    p.add_argument("--threads", type=int, default=None,
+                   help="llama.cpp threads for both sides (default: Burrow's, or 1 on a busy machine)")
     p.add_argument("--out", type=Path, default=None,
                    help="results file (default bench/results.json; bench/results/partial.json with --only)")
     return p.parse_args(argv)
@@ -41,6 +43,30 @@ def run_groups(ctx: BenchContext, only: set[str], env: dict[str, str]) -> list[F
         results += run_group_child(group.name, group.specs, ctx, group.timeout_s, env)
         print(f"[bench] {group.name} done in {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
     return results
+
+
+def choose_threads(requested: int | None, machine: dict) -> int:
+    """Burrow's default (physical cores) unless the machine is already busier than it has cores.
+
+    llama.cpp's worker threads spin at barriers: with every core taken by someone else, two
+    threads on two cores ran 15x slower than one here. Both sides always get the same number.
+    """
+    from app.settings import Settings
+
+    if requested:
+        return requested
+    busy = os.getloadavg()[0] >= (machine.get("logical_cores") or 1)
+    threads = 1 if busy else Settings().n_threads
+    machine["threads_note"] = "1 thread: load average above the core count" if busy else "Burrow's default"
+    return threads
+
+
+def write_settings(ctx: BenchContext) -> None:
+    """The app children (ask, the window) read settings from BURROW_HOME: same threads there."""
+    from app.paths import app_paths
+    from app.settings import Settings, save_settings
+
+    save_settings(Settings(n_threads=ctx.threads), app_paths().ensure().settings_file)
 
 
 def llama_workaround(model: Path, machine: dict) -> dict[str, str]:
@@ -76,8 +102,11 @@ def main(argv: list[str] | None = None) -> int:
     machine = machine_info(rg)
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="burrow-bench-") as scratch:
-        ctx = BenchContext(args.model.resolve(), rg, args.tree.resolve(), Path(scratch), args.reps)
+        threads = choose_threads(args.threads, machine)
+        machine["n_threads"] = threads
+        ctx = BenchContext(args.model.resolve(), rg, args.tree.resolve(), Path(scratch), args.reps, threads)
         os.environ["BURROW_HOME"] = str(ctx.burrow_home)  # never touch the user's own settings
+        write_settings(ctx)
         write_fixture(ctx.fixture)
         env = llama_workaround(ctx.model_path, machine)
         results = run_groups(ctx, only, env)

@@ -19,6 +19,7 @@ class BenchContext:
     tree: Path  # a large real tree for the search figures
     scratch: Path  # a temporary folder (BURROW_HOME and fixture workspaces live here)
     reps: int  # repetitions per measurement; medians are reported
+    threads: int  # llama.cpp threads for every model the suite loads, Burrow and reference alike
 
     def to_json(self) -> dict:
         return {k: str(v) if isinstance(v, Path) else v for k, v in self.__dict__.items()}

@@ -19,6 +19,7 @@ from typing import Any
 
 from bench.context import BenchContext
 from bench.report import FigureResult, Target
+from bench.runner import progress
 from bench.timing import median
 
 LOOP = ("loop_prompt", "prompt tokens evaluated, 5-step tool loop", "tok", Target(1.15))
@@ -73,7 +74,7 @@ def run_loop(ctx: BenchContext, model: Any) -> list[Any]:
     from app.workspace import Workspace
 
     settings = Settings(max_steps=STEPS, temperature=0.0, max_answer_tokens=64,
-                        force_answer_after_read="never")
+                        force_answer_after_read="never", n_threads=ctx.threads)
     workspace = Workspace(ctx.fixture, settings)
     proxy = ForcedCalls(model, CALLS)
     model.reset()
@@ -111,6 +112,7 @@ def raw_new_token_seconds(raw: Any, turns: list[Any]) -> list[dict]:
 
 def _one_run(ctx: BenchContext, model: Any, raw: Any) -> dict:
     turns = run_loop(ctx, model)
+    progress("tool loop: " + ", ".join(f"{t.usage.prompt_tokens}+{t.usage.cached_tokens}" for t in turns))
     ref = raw_new_token_seconds(raw, turns)
     usage = [t.usage for t in turns]
     return {

@@ -12,7 +12,7 @@ from typing import Any
 from bench import fig_loop
 from bench.context import BenchContext
 from bench.report import FigureResult, Target
-from bench.runner import guarded
+from bench.runner import guarded, progress
 from bench.timing import interleaved, median
 
 GEN = ("gen_tps", "generation tokens/s (backend as ask uses it)", "tok/s", Target(0.95, at_least=True))
@@ -28,7 +28,7 @@ def bench_settings(ctx: BenchContext) -> Any:
     """Burrow's default settings, with greedy decoding so both sides produce the same tokens."""
     from app.settings import Settings
 
-    return Settings(temperature=0.0, max_answer_tokens=GEN_TOKENS)
+    return Settings(temperature=0.0, max_answer_tokens=GEN_TOKENS, n_threads=ctx.threads)
 
 
 def load_pair(ctx: BenchContext, settings: Any) -> tuple[Any, Any]:
@@ -51,6 +51,7 @@ def load_pair(ctx: BenchContext, settings: Any) -> tuple[Any, Any]:
 def measure(ctx: BenchContext) -> list[FigureResult]:
     settings = bench_settings(ctx)
     model, raw = load_pair(ctx, settings)
+    progress(f"loaded both models ({settings.n_threads} threads)")
     gen = guarded(GEN, lambda c: measure_generation(c, model, raw), ctx)
     return [gen, *fig_loop.measure(ctx, model, raw)]
 
@@ -63,6 +64,7 @@ def _burrow_decode(model: Any, request: Any, stats: list[dict]) -> float:
     model.reset()  # both sides evaluate the whole prompt every time
     done = [e for e in model.generate(request) if isinstance(e, TurnCompleted)][-1]
     u = done.usage
+    progress(f"burrow generated {u.completion_tokens} tokens in {u.seconds:.1f} s")
     stats.append({"side": "burrow", "tokens": u.completion_tokens, "prompt": u.prompt_total,
                   "seconds": u.seconds, "first_token": u.first_token_seconds, "stop": done.stop_reason})
     return (u.completion_tokens - 1) / max(1e-9, u.seconds - u.first_token_seconds)
@@ -81,6 +83,7 @@ def _raw_decode(raw: Any, tokens: list[int], grammar: Any, stats: list[dict]) ->
         first = first or time.perf_counter()
     end = time.perf_counter()
     generated = raw.n_tokens - len(tokens)
+    progress(f"raw generated {generated} tokens in {end - start:.1f} s")
     stats.append({"side": "raw", "tokens": generated, "prompt": len(tokens), "seconds": end - start,
                   "first_token": first - start})
     return (generated - 1) / max(1e-9, end - first)

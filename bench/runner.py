@@ -54,18 +54,22 @@ def run_group_child(name: str, specs: list[Spec], ctx: BenchContext, timeout_s: 
                     extra_env: dict[str, str]) -> list[FigureResult]:
     """Measure a group in `python -m bench.child`; a crash or hang becomes 'not measured'."""
     argv = [sys.executable, "-m", "bench.child", name, json.dumps(ctx.to_json())]
-    try:
-        run = run_child(argv, env=child_env(**extra_env), timeout=timeout_s)
-    except TimeoutError as exc:
-        return [not_measured(*spec, why=str(exc)) for spec in specs]
+    run = run_child(argv, env=child_env(**extra_env), timeout=timeout_s)
+    if run.timed_out:
+        why = f"the {name} group ran past {timeout_s:.0f} s (last: {run.last_words(1)})"
+        return [not_measured(*spec, why=why) for spec in specs]
     lines = [ln for ln in run.stdout.splitlines() if ln.startswith(RESULT_PREFIX)]
     if not lines:
-        return [not_measured(*spec, why=_death(run.returncode, run.stderr)) for spec in specs]
+        return [not_measured(*spec, why=_death(run.returncode, run.last_words())) for spec in specs]
     targets = {spec[0]: spec[3] for spec in specs}
     return [from_json(d, targets[d["key"]]) for d in json.loads(lines[-1][len(RESULT_PREFIX):])]
 
 
-def _death(code: int, stderr: str) -> str:
+def _death(code: int, last_words: str) -> str:
     how = f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit {code}"
-    tail = [ln for ln in stderr.strip().splitlines() if ln.strip()][-3:]
-    return f"the measuring process died ({how}): {' / '.join(tail) or 'no output'}"
+    return f"the measuring process died ({how}): {last_words}"
+
+
+def progress(text: str) -> None:
+    """A line on stderr: the parent shows the last one when a group runs out of time."""
+    print(f"[bench]   {text}", file=sys.stderr, flush=True)

@@ -7,6 +7,7 @@ thread on long answers, so renders are coalesced to at most one per RENDER_INTER
 from __future__ import annotations
 
 import html
+import time
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QTimer, QUrl, Signal
@@ -16,6 +17,7 @@ from app.gui.render import answer_html, parse_cite_href, sources_html
 from app.tools.base import LineSpan
 
 RENDER_INTERVAL_MS = 50
+RENDER_IDLE_FACTOR = 4  # at least 4x the last render's time passes before the next one
 EMPTY_HTML = ("<p style='color:gray'>Ask a question about the workspace below. The answer cites "
               "<i>file:lines</i>; click a citation to see those lines. Every file the model reads "
               "is listed under Tool activity.</p>")
@@ -75,8 +77,12 @@ class ChatView(QTextBrowser):
 
     def render_now(self) -> None:
         self._timer.stop()
+        started = time.perf_counter()
         self.setHtml("".join(self._turn_html(t) for t in self.turns) or EMPTY_HTML)
         self.verticalScrollBar().setValue(self.verticalScrollBar().maximum())
+        # a long answer renders slower; space renders out so the UI thread stays mostly idle
+        spent_ms = (time.perf_counter() - started) * 1000
+        self._timer.setInterval(max(RENDER_INTERVAL_MS, int(spent_ms * RENDER_IDLE_FACTOR)))
 
     def _turn_html(self, turn: ChatTurn) -> str:
         if turn.done and turn.html_cache:

@@ -53,6 +53,7 @@ class MainWindow(QMainWindow):
         self._threads: set[BackgroundCall] = set()
         self._initial_model = initial_model
         self.loading_model = False
+        self._remember_path: str | None = None
         self.setWindowTitle("Burrow")
         self.setAccessibleName("Burrow")
         self.resize(1280, 720)
@@ -146,7 +147,7 @@ class MainWindow(QMainWindow):
         self.drop_zone.dropRefused.connect(self.show_notice)
         self.browse_button.clicked.connect(self._on_browse_button_clicked)
         self.recent.activated.connect(self._on_recent_activated)
-        self.model_picker.modelChosen.connect(self.load_model)
+        self.model_picker.modelChosen.connect(lambda path: self.load_model(path, remember=True))
         self.model_picker.addRequested.connect(self._on_model_picker_addRequested)
         self.settings_button.clicked.connect(self.open_settings)
         self.activity_toggle.toggled.connect(self._on_activity_toggle_toggled)
@@ -218,10 +219,12 @@ class MainWindow(QMainWindow):
             self.model_picker.select(current)
         self.modelsDiscovered.emit(len(models))
 
-    def load_model(self, path: str) -> None:
+    def load_model(self, path: str, remember: bool = False) -> None:
+        """Load in the background; `remember` makes it the model of the next start."""
         if self.controller.running:
             self.show_notice("Stop the current answer before switching models.")
             return
+        self._remember_path = path if remember else None
         self._ensure_listed(path)
         self.loading_model = True
         self.model_picker.set_state(f"Loading {Path(path).name}…")
@@ -246,6 +249,11 @@ class MainWindow(QMainWindow):
         name = getattr(model, "name", "model")
         dialect = getattr(model, "dialect_name", "")
         self.loading_model = False
+        if self._remember_path:
+            try:
+                self.controller.apply_settings(model_path=self._remember_path)
+            except BurrowError as exc:
+                self.show_notice(f"The model is loaded but could not be remembered: {exc}")
         self.model_picker.set_state(f"Ready: {name}" + (f" (dialect {dialect})" if dialect else ""))
         self.runs.update_buttons()
         self.modelLoaded.emit(name)
@@ -261,7 +269,7 @@ class MainWindow(QMainWindow):
     def _on_model_picker_addRequested(self) -> None:
         path = self.dialogs.choose_model_file()
         if path:
-            self.load_model(path)
+            self.load_model(path, remember=True)
 
     def _in_background(self, call, on_ok, on_fail) -> None:
         worker = BackgroundCall(call, self)

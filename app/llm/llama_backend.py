@@ -15,7 +15,6 @@ harness loop can stop with a named reason instead of crashing.
 
 from __future__ import annotations
 
-import codecs
 import ctypes
 import os
 import threading
@@ -31,7 +30,6 @@ from app.llm.base import (
     Message,
     ModelEvent,
     ParsedReply,
-    TextDelta,
     ToolSpec,
     TurnCompleted,
     TurnRequest,
@@ -39,6 +37,7 @@ from app.llm.base import (
 )
 from app.llm.dialects.base import Dialect
 from app.llm.gguf import GGUFHeader, read_header
+from app.llm.llama_stream import TokenStream, UsageClock
 from app.settings import Settings
 
 _PROBE = "\u2063burrow-probe\u2063"  # a reply text no template will produce on its own
@@ -132,12 +131,16 @@ def _load_error(path: Path, exc: BaseException, log_lines: list[str]) -> ModelLo
     return err
 
 
-def load_model(path: str | Path, settings: Settings | None = None) -> LlamaChatModel:
-    """Load a GGUF for chat; ModelLoadError (never a crash) when the file or the load is bad."""
+def load_model(path: str | Path, settings: Settings | None = None,
+               dialect: Dialect | None = None) -> LlamaChatModel:
+    """Load a GGUF for chat; ModelLoadError (never a crash) when the file or the load is bad.
+
+    The dialect comes from the file's own chat template unless one is given.
+    """
     settings = settings or Settings()
     path = Path(path)
     header = read_header(path)  # clear errors for missing, empty, truncated and non-GGUF files
-    dialect = _dialect_for(header)
+    dialect = dialect or _dialect_for(header)
     started = time.monotonic()
     llm = _construct(path, header, settings)
     return LlamaChatModel(llm, header, dialect, settings, time.monotonic() - started)
@@ -254,15 +257,33 @@ class LlamaChatModel:
         n = len(t.messages)
         if msgs[:n] != t.messages or msgs[n].get("role") != "assistant":
             return None
-        seen = self._render(msgs[: n + 1], request.tools, False)
-        full = self._render(msgs, request.tools, True)
         marker = self._end_of_turn(msgs[:n], request.tools)
-        if marker is None or not full.startswith(seen):
+        added = self._rendered_after(msgs, n, request.tools, marker)
+        if marker is None or added is None:
             return None
-        suffix = marker + full[len(seen):]
+        suffix = marker + added
         if t.exact:
             return _Prompt(t.text + suffix, list(t.tokens) + self._tokenize(suffix), True)
         return _Prompt(t.text + suffix, self._tokenize_prompt(t.text + suffix), True)
+
+    def _rendered_after(self, msgs: Sequence[Message], n: int, tools: Sequence[ToolSpec],
+                        marker: str | None) -> str | None:
+        """The rendering of msgs[n + 1:] (after the cached reply msgs[n]) as the template shows it.
+
+        Normally render(all) minus render(up to the reply). Some renderings of earlier turns
+        depend on later ones (a dialect restating the latest question); then the reply's text
+        is replaced by a probe and what follows it is taken, so the cache still stays valid.
+        """
+        seen = self._render(msgs[: n + 1], tools, False)
+        full = self._render(msgs, tools, True)
+        if full.startswith(seen):
+            return full[len(seen):]
+        if marker is None or msgs[n].get("tool_calls"):
+            return None
+        probe = self._render([*msgs[:n], {"role": "assistant", "content": _PROBE}, *msgs[n + 1:]],
+                             tools, True)
+        at = probe.find(_PROBE + marker)
+        return probe[at + len(_PROBE) + len(marker):] if at >= 0 else None
 
     def _end_of_turn(self, before: Sequence[Message], tools: Sequence[ToolSpec]) -> str | None:
         """What the template writes after an assistant reply's text (e.g. '<|im_end|>\\n')."""
@@ -324,114 +345,15 @@ class LlamaChatModel:
             yield TurnCompleted("", ParsedReply(""), Usage(), prompt.text, "context_full")
             return
         cached = self._reuse_prefix(prompt.tokens)
-        usage = _UsageClock(started, len(prompt.tokens) - cached, cached)
+        usage = UsageClock(started, len(prompt.tokens) - cached, cached)
         if not self._eval_prompt(prompt.tokens, cancel):
             self._transcript = None
             yield TurnCompleted("", ParsedReply(""), usage.done(0), prompt.text, "cancelled")
             return
-        stream = _Stream(self, request, cancel, n_ctx)
-        yield from stream.run(prompt.tokens, usage)
+        stream = TokenStream(self._llm, self._dialect, request, cancel, n_ctx, self._is_eog)
+        yield from stream.run(prompt.tokens, usage, self._grammar(request), self._settings.seed)
         self._transcript = _Transcript(tuple(request.messages), tuple(request.tools),
                                        tuple(prompt.tokens) + tuple(stream.tokens),
                                        prompt.text + stream.raw, stream.exact)
         yield TurnCompleted(stream.raw, self._dialect.parse(stream.raw),
                             usage.done(len(stream.tokens)), prompt.text, stream.stop_reason)
-
-
-class _UsageClock:
-    def __init__(self, started: float, evaluated: int, cached: int) -> None:
-        self.started, self.evaluated, self.cached = started, evaluated, cached
-        self.first_token: float = 0.0
-
-    def mark_first(self) -> None:
-        if not self.first_token:
-            self.first_token = time.monotonic() - self.started
-
-    def done(self, generated: int) -> Usage:
-        return Usage(self.evaluated, self.cached, generated, time.monotonic() - self.started,
-                     self.first_token)
-
-
-class _Stream:
-    """The generation loop of one turn: tokens -> raw text -> visible deltas, with every stop."""
-
-    def __init__(self, model: LlamaChatModel, request: TurnRequest, cancel: threading.Event,
-                 n_ctx: int) -> None:
-        self.model, self.request, self.cancel, self.n_ctx = model, request, cancel, n_ctx
-        self.stops = [s for s in model.dialect.stop_strings() if s]
-        self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        self.tokens: list[int] = []
-        self.raw = ""
-        self.shown = ""
-        self.stop_reason = "length"
-        self.exact = True
-
-    def run(self, prompt_tokens: list[int], usage: _UsageClock) -> Iterator[TextDelta]:
-        llm, settings = self.model._llm, self.model._settings
-        llm.set_seed(settings.seed)
-        temp = max(0.0, float(self.request.temperature))
-        tokens = llm.generate(prompt_tokens[-1:], reset=False, temp=temp, top_k=40, top_p=0.95,
-                              min_p=0.05, repeat_penalty=1.0, grammar=self.model._grammar(self.request))
-        try:
-            for token in tokens:
-                usage.mark_first()
-                if self._step(int(token), llm):
-                    break
-                delta = self._delta()
-                if delta:
-                    yield TextDelta(delta)
-        finally:
-            tokens.close()
-        if self.exact:  # a stop string already cut the text; otherwise flush a split character
-            self.raw += self.decoder.decode(b"", final=True)
-        delta = self._delta(final=True)
-        if delta:
-            yield TextDelta(delta)
-
-    def _step(self, token: int, llm: Any) -> bool:
-        """Take one sampled token; True when the turn is over."""
-        if self.cancel.is_set():
-            self.stop_reason = "cancelled"
-            return True
-        if self.model._is_eog(token):
-            self.stop_reason = "stop"
-            return True
-        self.tokens.append(token)
-        self.raw += self.decoder.decode(llm.detokenize([token], special=True))
-        if self._cut_at_stop_string():
-            return True
-        if len(self.tokens) >= self.request.max_tokens:
-            self.stop_reason = "length"
-            return True
-        if llm.n_tokens + 2 >= self.n_ctx:
-            self.stop_reason = "context_full"
-            return True
-        return False
-
-    def _cut_at_stop_string(self) -> bool:
-        hits = [i for i in (self.raw.find(s) for s in self.stops) if i >= 0]
-        if not hits:
-            return False
-        self.raw = self.raw[: min(hits)]
-        self.stop_reason, self.exact = "stop", False
-        return True
-
-    def _delta(self, final: bool = False) -> str:
-        """New visible text; a possible partial stop string at the end is held back."""
-        raw = self.raw if final else self.raw[: len(self.raw) - _partial_stop(self.raw, self.stops)]
-        visible = self.model.dialect.visible_text(raw) if not final else self.model.dialect.parse(raw).content
-        if not visible.startswith(self.shown):
-            return ""  # the dialect changed its mind (non-monotonic); never unsay shown text
-        delta, self.shown = visible[len(self.shown):], visible
-        return delta
-
-
-def _partial_stop(text: str, stops: Sequence[str]) -> int:
-    """Length of the longest end of text that could still grow into a stop string."""
-    best = 0
-    for stop in stops:
-        for n in range(min(len(stop) - 1, len(text)), best, -1):
-            if text.endswith(stop[:n]):
-                best = n
-                break
-    return best

@@ -106,3 +106,16 @@ def test_grammar_lists_known_paths_as_json_strings_and_force_answer_allows_no_ca
 
 def test_native_dialects_need_no_grammar():
     assert dialect_for_template("{{ messages }}<tool_call>").grammar(TOOLS) is None
+
+
+def test_a_file_already_read_is_not_offered_again():
+    dialect = dialect_for_template(None)
+    messages = [CONVERSATION[1], {"role": "assistant", "content": "", "tool_calls": [
+        {"id": "a", "function": {"name": "read_file", "arguments": {"path": "README.md"}}}]},
+        {"role": "tool", "tool_call_id": "a", "content": "1: hi"}]
+    dialect.render(messages, TOOLS)
+    grammar = dialect.grammar(TOOLS, ["README.md", "src/app.py"])
+    read_rule = next(line for line in grammar.splitlines() if line.startswith("args-read-file-path"))
+    assert "README.md" not in read_rule and "src/app.py" in read_rule and "read_file" in grammar
+    only_readme = dialect.grammar(TOOLS, ["README.md"], messages=messages)
+    assert "read_file" not in only_readme and "search_text" in only_readme  # its path is optional

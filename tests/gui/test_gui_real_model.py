@@ -57,8 +57,8 @@ def test_stop_cancels_quickly_and_the_next_question_runs(ready: MainWindow, qtbo
     ready.question.setPlainText("Explain every function in notekeeper/store.py in detail.")
     with qtbot.waitSignal(ready.runFinished, timeout=600000) as finished:
         assert ready.runs.send()
-        qtbot.waitUntil(lambda: ready.runs.streamed_chunks > 0 or ready.activity.call_count() > 0,
-                        timeout=300000)
+        # stop while the answer streams (the model is generating token by token)
+        qtbot.waitUntil(lambda: ready.runs.streamed_chunks > 0, timeout=300000)
         qtbot.keyClick(ready.question, Qt.Key.Key_Escape)
     assert finished.args[0] is not None and finished.args[0].reason == "cancelled"
     assert ready.runs.stop_latency_s is not None and ready.runs.stop_latency_s < STOP_LIMIT_S, \

@@ -16,15 +16,17 @@ from app.errors import ChatTemplateError
 from app.llm.base import Message, ParsedReply, ToolSpec
 from app.llm.dialects import prompts
 from app.llm.dialects.callformats import FORMATS, CallFormat
-from app.llm.dialects.gbnf import BASE_RULES, arguments_rules, gbnf_literal
+from app.llm.dialects.gbnf import BASE_RULES, PATH_ARGUMENTS, arguments_rules, gbnf_literal
 from app.llm.dialects.jinja_env import render_template
-from app.llm.dialects.markup import split_think, visible_after_think
+from app.llm.dialects.markup import arguments_from, split_think, visible_after_think
 from app.llm.dialects.normalize import last_question, normalize_messages, with_system_text
 from app.llm.dialects.template import TemplateDialect
 
 CHATML = ("{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}"
           "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}")
-DEFAULT_FORMAT = "json"
+DEFAULT_FORMAT = "tagged"  # best of the three with SmolLM2-135M (notes/dialects.md)
+# No answer starts like a call in any format, so a reply is never both.
+CALL_STARTS = "".join(f.first_char for f in FORMATS.values())
 
 
 class GenericDialect(TemplateDialect):
@@ -38,6 +40,7 @@ class GenericDialect(TemplateDialect):
         super().__init__(template or CHATML, bos_token=bos_token, eos_token=eos_token, now=now)
         self.template = template
         self.markers = (self.call_format.first_char,)
+        self._last_messages: list[Message] = []
 
     # -- rendering -------------------------------------------------------------------------
     def prepare(self, messages: list[Message], tools: Sequence[ToolSpec]) -> list[Message]:
@@ -47,6 +50,7 @@ class GenericDialect(TemplateDialect):
     def render(self, messages: Sequence[Message], tools: Sequence[ToolSpec] = (),
                add_generation_prompt: bool = True) -> str:
         # Tools are ours to describe: the template itself never sees them.
+        self._last_messages = list(messages)
         prepared = self.prepare(normalize_messages(messages), tools)
         try:
             return self._render_prepared(prepared, add_generation_prompt)
@@ -114,26 +118,52 @@ class GenericDialect(TemplateDialect):
 
     def visible_text(self, raw_so_far: str) -> str:
         shown = visible_after_think(raw_so_far, self.opens_reasoning, self.end_markers)
-        return "" if shown.startswith(self.call_format.first_char) else shown
+        return "" if shown.startswith(tuple(CALL_STARTS)) else shown
 
     def grammar(self, tools: Sequence[ToolSpec], known_paths: Sequence[str] = (),
-                force_answer: bool = False) -> str | None:
+                force_answer: bool = False, messages: Sequence[Message] | None = None) -> str | None:
+        """One call or an answer. A file the conversation already read whole (a call with only
+        a path) is not offered again: small models otherwise repeat that call forever.
+        `messages` defaults to the conversation of the last render()."""
         first = self.call_format.first_char
-        answer = f'answer ::= [^{_class_escape(first)}\\x00-\\x20] [^\\x00]*'
-        if force_answer or not tools:
-            return f"root ::= answer\n{answer}\n"
+        answer = f'answer ::= [^{_class_escape(CALL_STARTS)}\\x00-\\x20] [^\\x00]*'
+        read = _paths_already_read(self._last_messages if messages is None else messages)
         rules, calls = [answer], []
-        for tool in tools:
+        for tool in () if force_answer else tools:
             fn = tool.get("function", tool)
-            args_rule, arg_rules = arguments_rules(tool, known_paths)
+            paths = list(known_paths)
+            if _requires_path(fn):
+                paths = [p for p in known_paths if (fn["name"], p) not in read]
+                if known_paths and not paths:
+                    continue
+            args_rule, arg_rules = arguments_rules(tool, paths)
             rules.extend(arg_rules)
             calls.append(self.call_format.gbnf(fn["name"], args_rule))
+        if not calls:
+            return f"root ::= answer\n{answer}\n"
         rules.append("call ::= " + " | ".join(f"({c})" for c in calls))
         return "root ::= call | answer\n" + "\n".join(rules) + BASE_RULES
 
 
-def _class_escape(ch: str) -> str:
-    return "\\" + ch if ch in "^]-\\[" else ch
+def _requires_path(fn: dict[str, Any]) -> bool:
+    return any(k in PATH_ARGUMENTS for k in fn.get("parameters", {}).get("required", []))
+
+
+def _paths_already_read(messages: Sequence[Message]) -> set[tuple[str, str]]:
+    """(tool, path) for answered calls whose only argument was a path."""
+    answered = {m.get("tool_call_id") for m in messages if m.get("role") == "tool"}
+    read = set()
+    for msg in messages:
+        for call in msg.get("tool_calls") or []:
+            fn = call.get("function", call)
+            args = arguments_from(fn.get("arguments", {}))[0]
+            if call.get("id") in answered and len(args) == 1 and set(args) <= PATH_ARGUMENTS:
+                read.add((fn.get("name", ""), str(next(iter(args.values())))))
+    return read
+
+
+def _class_escape(chars: str) -> str:
+    return "".join("\\" + ch if ch in "^]-\\[" else ch for ch in chars)
 
 
 def _example_value(name: str, schema: dict[str, Any]) -> Any:

@@ -18,18 +18,19 @@ _CHANNEL = re.compile(r"<\|channel\|>\s*(\w+)")
 def _messages(raw: str) -> list[tuple[str, str, bool]]:
     """(header, body, complete) per harmony message; a missing end marker is forgiven.
 
-    Text without a header (a model that skipped it) counts as a final message; text that may
-    still become a header (starts with '<') is left out until it is known.
+    Text before the first special token (a model that skipped the header) counts as answer
+    text; a header still arriving is left out until its <|message|> shows what it is.
     """
     out = []
-    for index, chunk in enumerate(raw.split("<|start|>")):
+    lead_end = raw.find("<|")
+    lead = raw if lead_end < 0 else raw[:lead_end]
+    if lead.strip():
+        out.append(("", lead if lead_end >= 0 else hold_back(lead, ("<|",)), lead_end >= 0))
+    for chunk in raw[len(lead):].split("<|start|>"):
         header, found, body = chunk.partition("<|message|>")
-        if not found:  # a header still arriving, unless it is leading text with no header
-            header, body = "", chunk
-            if index or not body.strip() or body.lstrip().startswith("<"):
-                continue
-        end = _MESSAGE_END.search(body)
-        out.append((header, body[:end.start()] if end else body, end is not None))
+        if found:
+            end = _MESSAGE_END.search(body)
+            out.append((header, body[:end.start()] if end else body, end is not None))
     return out
 
 
