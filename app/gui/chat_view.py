@@ -1,7 +1,10 @@
 """The conversation: questions and answers rendered as Markdown, citations as clickable links.
 
-Streamed text arrives a token at a time; re-rendering Markdown on every token would stall the UI
-thread on long answers, so renders are coalesced to at most one per RENDER_INTERVAL_MS.
+Streamed text arrives a token at a time. Re-rendering the whole answer per token would stall the
+UI thread more and more as the answer grows, so while streaming (1) renders are coalesced and
+spaced by their own cost, and (2) only the unfinished last block is re-rendered: finished blocks
+(paragraphs, closed code fences) are converted once and appended. When the answer is complete,
+the verified text is rendered once in full.
 """
 
 from __future__ import annotations
@@ -11,9 +14,10 @@ import time
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QTimer, QUrl, Signal
+from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from app.gui.render import answer_html, parse_cite_href, sources_html
+from app.gui.render import answer_html, parse_cite_href, sources_html, split_finished_blocks
 from app.tools.base import LineSpan
 
 RENDER_INTERVAL_MS = 50
@@ -43,6 +47,8 @@ class ChatView(QTextBrowser):
         self.setOpenExternalLinks(False)
         self.dark = False
         self.turns: list[ChatTurn] = []
+        self._tail_pos = -1  # document position where the streaming answer's unfinished tail starts
+        self._done_chars = 0  # answer characters already appended as finished blocks
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(RENDER_INTERVAL_MS)
@@ -55,10 +61,28 @@ class ChatView(QTextBrowser):
         self.render_now()
 
     def append_text(self, text: str) -> None:
-        if self.turns:
+        if self.turns and not self.turns[-1].done:
             self.turns[-1].answer += text
             if not self._timer.isActive():
                 self._timer.start()
+
+    def _render_stream(self) -> None:
+        """Append newly finished blocks once; replace only the unfinished tail."""
+        started = time.perf_counter()
+        turn = self.turns[-1]
+        finished, tail = split_finished_blocks(turn.answer[self._done_chars:])
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(self._tail_pos)
+        cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+        cursor.removeSelectedText()
+        if finished:
+            cursor.insertHtml(answer_html(finished, None, self.dark))
+            cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+            self._done_chars += len(finished)
+            self._tail_pos = cursor.position()
+        if tail.strip():
+            cursor.insertHtml(answer_html(tail, None, self.dark))
+        self._after_render(started)
 
     def finish(self, answer: str | None, citations: tuple[LineSpan, ...] = (), note: str = "") -> None:
         """Close the current turn; the verified answer text replaces what streamed."""
@@ -69,16 +93,31 @@ class ChatView(QTextBrowser):
             turn.answer, turn.citations = answer, tuple(citations)
         turn.note = note or turn.note
         turn.done = True
+        self._tail_pos = -1
         self.render_now()
 
     def show_turns(self, turns: list[ChatTurn]) -> None:
         self.turns = turns
+        self._tail_pos = -1
         self.render_now()
 
     def render_now(self) -> None:
+        """Render every turn in full (used at turn boundaries, not per token)."""
         self._timer.stop()
+        if self.turns and not self.turns[-1].done and self._tail_pos >= 0:
+            self._render_stream()
+            return
         started = time.perf_counter()
         self.setHtml("".join(self._turn_html(t) for t in self.turns) or EMPTY_HTML)
+        self._tail_pos, self._done_chars = -1, 0
+        if self.turns and not self.turns[-1].done:  # streaming starts: answer blocks go here
+            cursor = QTextCursor(self.document())
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+            self._tail_pos = cursor.position()
+        self._after_render(started)
+
+    def _after_render(self, started: float) -> None:
         self.verticalScrollBar().setValue(self.verticalScrollBar().maximum())
         # a long answer renders slower; space renders out so the UI thread stays mostly idle
         spent_ms = (time.perf_counter() - started) * 1000
@@ -88,14 +127,14 @@ class ChatView(QTextBrowser):
         if turn.done and turn.html_cache:
             return turn.html_cache
         question = html.escape(turn.question).replace("\n", "<br>")
-        body = answer_html(turn.answer, turn.citations, self.dark) if turn.answer else (
-            "" if turn.done else "<p><i>Thinking…</i></p>")
-        sources = sources_html(turn.citations or ())
+        if not turn.done:  # the streamed answer is appended below the question
+            return f"<h3>❯ {question}</h3>"
+        body = answer_html(turn.answer, turn.citations, self.dark) if turn.answer else ""
+        # the harness may already have written a Sources line; list only what the text lacks
+        sources = sources_html([c for c in turn.citations or () if not _mentions(turn.answer, c)])
         note = f"<p><i>{html.escape(turn.note)}</i></p>" if turn.note else ""
-        out = f"<h3>❯ {question}</h3>{body}{sources}{note}<hr>"
-        if turn.done:
-            turn.html_cache = out
-        return out
+        turn.html_cache = f"<h3>❯ {question}</h3>{body}{sources}{note}<hr>"
+        return turn.html_cache
 
     def answer_plain_text(self) -> str:
         return self.turns[-1].answer if self.turns else ""
@@ -120,3 +159,7 @@ class ChatView(QTextBrowser):
                 it += 1
             block = block.next()
         return hrefs
+
+
+def _mentions(text: str, span: LineSpan) -> bool:
+    return str(span) in text or f"{span.path}:{span.start_line}-{span.end_line}" in text

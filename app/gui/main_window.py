@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.errors import BurrowError
+from app.gui import render
 from app.gui.chat_view import ChatView
 from app.gui.dialogs import Dialogs
 from app.gui.history import HistoryPanel
@@ -202,6 +203,7 @@ class MainWindow(QMainWindow):
     def start_background(self) -> None:
         """After the window shows: find models on disk and load the chosen one."""
         self._in_background(self.controller.discover_models, self._on_models_found, lambda msg: None)
+        self._in_background(render.warm_up, lambda _html: None, lambda _msg: None)
         first = self._initial_model or self.controller.settings.model_path
         try:
             first = first or str(self.controller.default_model_path())

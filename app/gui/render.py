@@ -64,6 +64,23 @@ def _linkify_plain(text: str, paths: set[str] | None) -> str:
     return _CITATION.sub(replace, text.replace("<", "&lt;"))
 
 
+def split_finished_blocks(text: str) -> tuple[str, str]:
+    """(finished, tail): finished ends at the last blank line outside an open code fence.
+
+    Finished blocks no longer change as more tokens stream in, so they are rendered only once.
+    """
+    cut, fence_open, pos = 0, False, 0
+    for line in text.splitlines(keepends=True):
+        pos += len(line)
+        if line.lstrip().startswith("```"):
+            fence_open = not fence_open
+            if not fence_open and line.endswith("\n"):
+                cut = pos  # a closed fence is a finished block
+        elif not fence_open and not line.strip() and line.endswith("\n"):
+            cut = pos
+    return text[:cut], text[cut:]
+
+
 def markdown_to_html(text: str, dark: bool = False) -> str:
     """Render Markdown with pygments colours inlined (Qt's rich text has no stylesheet classes)."""
     import markdown
@@ -85,3 +102,11 @@ def sources_html(citations: Iterable[LineSpan]) -> str:
     """A 'Sources' line of links under an answer."""
     links = [f'<a href="{cite_href(s)}">{html.escape(str(s))}</a>' for s in citations]
     return f"<p><b>Sources:</b> {' · '.join(links)}</p>" if links else ""
+
+
+def warm_up() -> str:
+    """Import markdown and pygments and load a lexer off the UI thread, before the first answer.
+
+    The first render otherwise pays for those imports (over half a second) on the UI thread.
+    """
+    return answer_html("warm-up\n\n```python\nx = 1\n```\n")

@@ -93,7 +93,9 @@ class FileViewer(QDialog):
         first = doc.findBlockByNumber(max(0, span.start_line - 1))
         last = doc.findBlockByNumber(max(0, min(span.end_line, doc.blockCount()) - 1))
         cursor = QTextCursor(first)
-        cursor.setPosition(last.position() + last.length() - 1, QTextCursor.MoveMode.KeepAnchor)
+        # through the newline, so the last line is highlighted across the full width too
+        end = min(last.position() + last.length(), doc.characterCount() - 1)
+        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
         selection = QTextEdit.ExtraSelection()
         selection.format.setBackground(QColor("#4a4a10" if self._dark else "#fff3a8"))
         selection.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
@@ -117,4 +119,4 @@ class FileViewer(QDialog):
         cursor = QTextCursor(selections[0].cursor)
         doc = self.text.document()
         return (doc.findBlock(cursor.selectionStart()).blockNumber() + 1,
-                doc.findBlock(cursor.selectionEnd()).blockNumber() + 1)
+                doc.findBlock(max(cursor.selectionStart(), cursor.selectionEnd() - 1)).blockNumber() + 1)

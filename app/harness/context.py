@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from app.harness import prompts
 from app.llm.base import Message, ToolSpec
+from app.tools.base import LineSpan
 
 MESSAGE_OVERHEAD_TOKENS = 8  # role markers and separators a chat template adds around each message
 MIN_KEPT_RESULT_CHARS = 200
@@ -124,3 +126,44 @@ def list_known_paths(workspace: Any, executor: Any, limit: int) -> tuple[str, ..
 def _looks_like_path(line: str) -> bool:
     # find_files prints one path per line between a header and a footer written in prose
     return bool(line) and " " not in line and not line.startswith(("[", "(", "#")) and not line.endswith(":")
+
+
+# Words too common to say where an answer is; the rest of a question steers the first search.
+STOP_WORDS = frozenset(
+    "a an and are as at be by can do does did for from has have how i in is it its me my of on or "
+    "our should so that the their them there these this those to use used uses using was what when "
+    "where which who why will with would you your project file files code tell show give find".split()
+)
+SHORT_FORMS = {"maximum": "max", "minimum": "min", "directory": "dir", "number": "num",
+               "configuration": "config", "arguments": "arg", "parameters": "param"}
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}")
+_HIT = re.compile(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+):\s?(?P<text>.*)$")
+
+
+def question_stems(question: str) -> tuple[str, ...]:
+    """Lower-case word starts to search for: content words, cut to 4 letters, short forms added."""
+    stems: list[str] = []
+    for word in _WORD.findall(question):
+        low = word.lower()
+        if low in STOP_WORDS:
+            continue
+        for stem in (low[:4] if len(low) > 4 else low, SHORT_FORMS.get(low)):
+            if stem and stem not in stems:
+                stems.append(stem)
+    return tuple(stems)
+
+
+def best_hits(content: str, stems: tuple[str, ...], limit: int) -> list[tuple[LineSpan, str]]:
+    """The search result lines that hold the most distinct stems (two or more when any do)."""
+    scored = []
+    for order, line in enumerate(content.splitlines()):
+        match = _HIT.match(line.strip())
+        if match is None:
+            continue
+        text = match.group("text").strip()
+        score = sum(stem in text.lower() for stem in stems)
+        span = LineSpan(match.group("path"), int(match.group("line")), int(match.group("line")))
+        scored.append((-score, order, span, f"{span.path}:{span.start_line}: {text}"))
+    scored.sort()
+    floor = 2 if scored and -scored[0][0] >= 2 else 1
+    return [(span, text) for score, _, span, text in scored if -score >= floor][:limit]

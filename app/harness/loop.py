@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import secrets
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.harness import prompts
@@ -24,7 +25,7 @@ from app.harness.citations import (
     read_args_for,
     verify_answer,
 )
-from app.harness.context import ContextBudget, list_known_paths
+from app.harness.context import ContextBudget, best_hits, list_known_paths, question_stems
 from app.harness.events import (
     AnswerCompleted,
     ContextElided,
@@ -138,20 +139,25 @@ class RunState:
         self.messages.append({"role": "tool", "tool_call_id": call_id, "name": name, "content": content})
 
     def introduce(self) -> Iterator[RunEvent]:
-        """The first prompt: the top-level layout and the README's start, then the question.
-
-        These reads go through the executor like any call (step 0), so their lines are evidence.
-        """
+        """The first prompt: layout, README start and (weak models) the lines a search of the
+        question's words found, then the question. These calls go through the executor like any
+        (as step 0), so their lines are evidence."""
         parts = [f"{prompts.LAYOUT_HEADER}\n{self.workspace_layout}"] if self.workspace_layout else []
         for index, (name, arguments, header) in enumerate(self._intro_calls()):
             outcome = self.executor.run(f"intro_{index}", name, json.dumps(arguments))
             if not outcome.ok:
                 continue
-            self.evidence.add(outcome.spans, by_model=False)
+            text, spans = outcome.content.strip(), outcome.spans
+            if name == "search_text":
+                hits = best_hits(outcome.content, question_stems(self.question), self.settings.intro_search_lines)
+                text, spans = "\n".join(line for _, line in hits), tuple(span for span, _ in hits)
+            if not text:
+                continue
+            self.evidence.add(spans, by_model=False)
             yield ToolCallProposed(0, outcome.call_id, name, outcome.raw_arguments)
             yield ToolCallCompleted(0, outcome.call_id, name, outcome.arguments or {}, True,
-                                    outcome.content, outcome.seconds, outcome.spans)
-            parts.append(f"{header}\n{outcome.content.strip()}")
+                                    outcome.content, outcome.seconds, spans)
+            parts.append(f"{header}\n{text}")
         system = "\n\n".join([prompts.SYSTEM_PROMPT, *parts])
         # the question stands alone in its user turn: dialects restate the last user turn
         # after tool results, and that should be the question, not the whole introduction
@@ -167,6 +173,10 @@ class RunState:
         if lines > 0:
             calls.append(("read_file", {"path": readme, "max_lines": lines},
                           prompts.README_HEADER.format(path=readme)))
+        stems = question_stems(self.question)
+        if self.weak_model and stems and self.settings.intro_search_lines > 0:
+            pattern = "|".join(re.escape(stem) for stem in stems)
+            calls.append(("search_text", {"pattern": pattern, "ignore_case": True}, prompts.SEARCH_HEADER))
         return calls
 
 
@@ -206,11 +216,15 @@ def _model_turn(run: RunState, step: int, cancel: threading.Event) -> Iterator[R
                           max_tokens=run.settings.max_answer_tokens, temperature=run.settings.temperature)
     estimated = run.budget.measure(request.messages, request.tools)
     shown = StreamingCitationFilter(run.evidence)
+    turn_cancel, repeats = _LinkedCancel(cancel), RepeatGuard(run.settings.repeat_guard_chars)
     completed: TurnCompleted | None = None
     try:
-        for event in run.model.generate(request, cancel):
-            if isinstance(event, TextDelta) and (text := shown.feed(event.text)):
-                yield ModelTextStreamed(step, text)
+        for event in run.model.generate(request, turn_cancel):
+            if isinstance(event, TextDelta):
+                if repeats.feed(event.text):
+                    turn_cancel.set()  # a small model looping on itself: keep what came before
+                if text := shown.feed(event.text):
+                    yield ModelTextStreamed(step, text)
             elif isinstance(event, TurnCompleted):
                 completed = event
     except Exception as exc:  # a model failure ends this run with a reason, never the app
@@ -222,11 +236,44 @@ def _model_turn(run: RunState, step: int, cancel: threading.Event) -> Iterator[R
     if completed is None:
         run.error = "the model ended its turn without a result"
         return None
+    if repeats.tripped and not cancel.is_set():
+        reply = replace(completed.reply, content=repeats.kept())
+        completed = replace(completed, reply=reply, stop_reason="repeated_text")
     run.usage += completed.usage
     run.budget.calibrate(estimated, completed.usage.prompt_total)
     yield PromptRendered(step, completed.prompt, completed.usage.prompt_total or estimated)
     yield ModelTurnFinished(step, completed.raw, completed.usage)
     return completed
+
+
+class _LinkedCancel(threading.Event):
+    """Set for this turn only, or when the run's own cancel event is set."""
+
+    def __init__(self, parent: threading.Event) -> None:
+        super().__init__()
+        self._parent = parent
+
+    def is_set(self) -> bool:
+        return super().is_set() or self._parent.is_set()
+
+
+class RepeatGuard:
+    """Trips when the last `window` characters of a reply already appeared earlier in it."""
+
+    def __init__(self, window: int) -> None:
+        self.window, self.text, self.tripped = window, "", False
+
+    def feed(self, text: str) -> bool:
+        self.text += text
+        if self.window and not self.tripped and len(self.text) >= 3 * self.window:
+            self.tripped = self.text.find(self.text[-self.window:], 0, len(self.text) - 1) >= 0
+        return self.tripped
+
+    def kept(self) -> str:
+        """The reply up to where it began repeating, ended at the last full sentence."""
+        head = self.text[: len(self.text) - self.window]
+        end = max(head.rfind(". "), head.rfind(".\n"), head.rfind("\n\n"))
+        return (head[: end + 1] if end > 0 else head).strip()
 
 
 def _execute_calls(run: RunState, step: int, reply: ParsedReply,

@@ -17,6 +17,7 @@ SYSTEM_PROMPT = (
 
 LAYOUT_HEADER = "The project folder contains:"
 README_HEADER = "The start of {path}:"
+SEARCH_HEADER = "Lines in the project that use words of the question (path:line: text):"
 
 REPEATED_CALL = (
     "You already called {name} with these arguments and its result is above. "

@@ -229,9 +229,10 @@ def read_header(path: str | Path) -> GGUFHeader:
 
 
 def _parse(cur: _Cursor) -> GGUFHeader:
-    cur.need(4)
-    if bytes(cur.buf[:4]) != GGUF_MAGIC:
+    head = bytes(cur.buf[:4])
+    if not GGUF_MAGIC.startswith(head) or (head != GGUF_MAGIC and len(head) == 4):
         raise ModelLoadError(f"{cur.path}: not a GGUF model file (it does not start with 'GGUF')")
+    cur.need(4)
     cur.pos = 4
     version = cur.scalar("<I")
     if version not in (2, 3):

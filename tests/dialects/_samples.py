@@ -146,7 +146,7 @@ OUTPUTS: dict[str, dict[str, str]] = {
         "several": '<|tool_call_start|>[read_file(path="README.md"), search_text(pattern="main")]<|tool_call_end|>',
         "before": "Let me look." + _F1, "unclosed": _F1.removesuffix("<|tool_call_end|>"),
         "reasoning": f"<think>{THOUGHT}</think>{_F1}", "answer": ANSWER + "<|im_end|>"},
-    "generic": {"single": _J1, "answer": ANSWER + "<|im_end|>"},
+    "generic": {"single": f"<tool_call>{_J1}</tool_call>", "answer": ANSWER + "<|im_end|>"},
 }
 OUTPUTS["smollm3"] = OUTPUTS["hermes"]
 

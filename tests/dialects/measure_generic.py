@@ -35,10 +35,17 @@ QUESTIONS = [  # (question, file that answers it, word the answer must contain)
 ]
 
 
+class ReadFirst(GenericDialect):
+    """Variant: the tool intro insists on reading before answering."""
+
+    def tool_prompt(self, tools):
+        return super().tool_prompt(tools) + "\nAlways read the file that holds the answer first."
+
+
 class NoNudge(GenericDialect):
     """Variant: the tool result alone, without the question restated."""
 
-    def _results_turn(self, results, messages):
+    def _results_turn(self, results, question):
         return {"role": "user", "content": "\n\n".join(results)}
 
 
@@ -88,6 +95,9 @@ def main() -> None:
     llm = llama_cpp.Llama(model_path=str(MODEL), n_ctx=4096, n_batch=1, verbose=False, seed=1)
     print(f"format   results   call right_file answered correct forced_correct (of {len(QUESTIONS)}) seconds")
     variants = [(f, "nudge", GenericDialect) for f in FORMATS] + [("json", "plain", NoNudge)]
+    if "--final" in sys.argv:  # second round: the chosen format, with variants of the wording
+        variants = [("tagged", "nudge", GenericDialect), ("tagged", "plain", NoNudge),
+                    ("tagged", "readfirst", ReadFirst)]
     for fmt, label, cls in variants:
         dialect = cls(llm.metadata.get("tokenizer.chat_template"), call_format=fmt)
         start = time.perf_counter()

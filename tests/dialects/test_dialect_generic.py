@@ -44,12 +44,12 @@ def test_tools_are_described_in_the_system_prompt():
     prompt = dialect_for_template(None).render(CONVERSATION[:2], TOOLS)
     system = prompt.split("<|im_end|>")[0]
     assert "read_file(path, start_line?, max_lines?)" in system
-    assert '{"name": "read_file", "arguments": {"path": "README.md"}}' in system  # the example
+    assert '<tool_call>{"name": "read_file", "arguments": {"path": "README.md"}}</tool_call>' in system
 
 
 def test_a_call_turn_is_rendered_as_the_exact_text_the_grammar_produced():
     dialect = dialect_for_template(None)
-    produced = '{"name": "read_file", "arguments": {"path": "README.md", "start_line": 3}}'
+    produced = '<tool_call>{"name": "read_file", "arguments": {"path": "README.md", "start_line": 3}}</tool_call>'
     call = dialect.parse(produced).tool_calls[0]
     messages = [CONVERSATION[1], {"role": "assistant", "content": "", "tool_calls": [
         {"id": "x", "function": {"name": call.name, "arguments": call.raw_arguments}}]},
@@ -119,3 +119,11 @@ def test_a_file_already_read_is_not_offered_again():
     assert "README.md" not in read_rule and "src/app.py" in read_rule and "read_file" in grammar
     only_readme = dialect.grammar(TOOLS, ["README.md"], messages=messages)
     assert "read_file" not in only_readme and "search_text" in only_readme  # its path is optional
+
+
+def test_earlier_turns_render_the_same_when_the_conversation_grows():
+    dialect = dialect_for_template(None)
+    later = [*CONVERSATION, {"role": "assistant", "content": "It answers."},
+             {"role": "user", "content": "And what else?"}]
+    first = dialect.render(CONVERSATION, TOOLS, add_generation_prompt=False)
+    assert dialect.render(later, TOOLS).startswith(first)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -31,7 +31,7 @@ NAMES = sorted(EXPECTED)
 FIXED = datetime(2026, 1, 2, 3, 4, 5)
 
 
-@lru_cache(maxsize=None)  # dialects hold no conversation state; compiling is the slow part
+@cache  # dialects hold no conversation state; compiling is the slow part
 def _dialect(name: str):
     return dialect_for_template((TEMPLATES / name).read_text(encoding="utf-8"),
                                 bos_token="<s>", eos_token="</s>", now=lambda: FIXED)

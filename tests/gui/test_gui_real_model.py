@@ -30,6 +30,8 @@ def ready(window: MainWindow, qtbot) -> MainWindow:
     assert "SmolLM2" in loaded.args[0] or "smollm" in loaded.args[0].lower()
     assert window.model_picker.current_path() == str(DEFAULT_MODEL)
     assert "Ready" in window.model_picker.state.text()
+    listed = window.model_picker.combo.currentText()
+    assert "Q4_1" in listed and "ctx 8192" in listed and "dialect generic" in listed
     return window
 
 
@@ -63,6 +65,7 @@ def test_stop_cancels_quickly_and_the_next_question_runs(ready: MainWindow, qtbo
     assert finished.args[0] is not None and finished.args[0].reason == "cancelled"
     assert ready.runs.stop_latency_s is not None and ready.runs.stop_latency_s < STOP_LIMIT_S, \
         f"stop took {ready.runs.stop_latency_s:.3f} s"
+    print(f"stop latency: {ready.runs.stop_latency_s * 1000:.0f} ms")  # shown with -s (notes/gui.md)
     assert "Stopped" in ready.chat.toPlainText()
     assert ready.send_button.isEnabled() and not ready.stop_button.isEnabled()
     stop = ask(ready, qtbot, "What is in the README?", timeout=600000)

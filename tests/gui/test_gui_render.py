@@ -33,3 +33,12 @@ def test_only_verified_paths_become_links_once_the_answer_is_final() -> None:
 
 def test_model_html_is_shown_as_text_not_markup() -> None:
     assert "<script>" not in answer_html("<script>alert(1)</script>")
+
+
+def test_model_picker_line_names_size_quantization_context_and_dialect() -> None:
+    from app.gui.model_picker import describe
+    from app.llm.base import ModelInfo
+
+    info = ModelInfo(path="/m/x.gguf", name="SmolLM2 135M", size_bytes=98_362_432, parameters="135M",
+                     quantization="Q4_1", context_length=8192, dialect="generic", source="default")
+    assert describe(info) == "SmolLM2 135M · 93.8 MB · 135M · Q4_1 · ctx 8192 · dialect generic · default"

@@ -116,3 +116,34 @@ def test_viewer_puts_the_cited_lines_near_the_top(qtbot) -> None:
     assert viewer.first_visible_line() == 297
     assert viewer.highlighted_lines() == (300, 305)
     assert "lines 300–305 of 500" in viewer.header.text()
+
+
+def test_sources_line_lists_only_citations_the_text_lacks(qtbot) -> None:
+    from app.gui.chat_view import ChatView
+
+    chat = ChatView()
+    qtbot.addWidget(chat)
+    chat.begin("q")
+    chat.finish("See src/calc.py:81-82.", (LineSpan("src/calc.py", 81, 82),))
+    assert "Sources:" not in chat.toPlainText() and len(chat.cite_anchor_hrefs()) == 1
+    chat.begin("q2")
+    chat.finish("No inline citation.", (LineSpan("README.md", 1, 4),))
+    assert "Sources: README.md:1-4" in chat.toPlainText()
+
+
+def test_streamed_text_shows_once_in_order_then_the_verified_answer_replaces_it(qtbot) -> None:
+    from app.gui.chat_view import ChatView
+
+    chat = ChatView()
+    qtbot.addWidget(chat)
+    chat.begin("q")
+    text = "First para.\n\n```python\nx = 1\n\ny = 2\n```\nSecond para with src/a.py:1-2.\n\n- one\n- two"
+    for i in range(0, len(text), 3):
+        chat.append_text(text[i:i + 3])
+        chat.render_now()  # what the coalescing timer does
+    shown = chat.toPlainText()
+    for piece in ("First para.", "x = 1", "y = 2", "Second para", "one", "two"):
+        assert shown.count(piece) == 1, (piece, shown)
+    assert shown.index("First") < shown.index("x = 1") < shown.index("Second") < shown.index("two")
+    chat.finish("Verified answer.", ())
+    assert "Verified answer." in chat.toPlainText() and "First para." not in chat.toPlainText()

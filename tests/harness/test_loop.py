@@ -212,3 +212,22 @@ def test_huge_files_are_elided_to_fit_a_small_context(project: Path):
     assert events[-1].reason == "answered"
     last_results = [m["content"] for m in model.requests[-1].messages if m["role"] == "tool"]
     assert "elided" in last_results[0] and "line 0 of huge file 2" in last_results[-1]
+
+
+def test_a_reply_looping_on_itself_is_cut_where_the_loop_began(tools, settings):
+    loop = "Note that it is a Python script that keeps notes in a JSON file. "
+    model = ScriptedModel(["It keeps notes (README.md:3). " + loop * 40])
+    events = run(model, tools, settings)
+    answer = only(events, ev.AnswerCompleted)[0]
+    assert answer.text == "It keeps notes (README.md:3). " + loop.strip()
+    assert len(streamed_text(events)) < 5 * len(loop)  # the model was stopped, not read to the end
+    assert events[-1].reason == "answered"
+
+
+def test_weak_models_get_the_lines_a_search_of_the_question_found(tools):
+    settings = Settings(n_threads=1, force_answer_after_read="always")
+    model = ScriptedModel(["500 (notekeeper/config.py:12)."])
+    events = run(model, tools, settings, question="What is the default maximum note length?")
+    system = model.requests[0].messages[0]["content"]
+    assert "notekeeper/config.py:12: DEFAULT_MAX_NOTE_LENGTH = 500" in system
+    assert only(events, ev.AnswerCompleted)[0].citations == (LineSpan("notekeeper/config.py", 12, 12),)

@@ -65,12 +65,13 @@ def test_random_bytes(tmp_path: Path) -> None:
     _bad(tmp_path / "random.gguf", "not a GGUF")
 
 
-def test_text_file_is_not_gguf(tmp_path: Path) -> None:
-    (tmp_path / "readme.gguf").write_text("this is a README, not a model\n")
+@pytest.mark.parametrize("text", ["this is a README, not a model\n", "vm\n"])
+def test_text_file_is_not_gguf(tmp_path: Path, text: str) -> None:
+    (tmp_path / "readme.gguf").write_text(text)
     _bad(tmp_path / "readme.gguf", "not a GGUF")
 
 
-@pytest.mark.parametrize("cut", [5, 12, 30, 200])
+@pytest.mark.parametrize("cut", [2, 5, 12, 30, 200])
 def test_truncated_header(tmp_path: Path, cut: int) -> None:
     data = gguf_bytes(chat_model_metadata(template="{{ messages }}"))
     (tmp_path / "cut.gguf").write_bytes(data[:cut])

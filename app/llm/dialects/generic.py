@@ -50,7 +50,8 @@ class GenericDialect(TemplateDialect):
     def render(self, messages: Sequence[Message], tools: Sequence[ToolSpec] = (),
                add_generation_prompt: bool = True) -> str:
         # Tools are ours to describe: the template itself never sees them.
-        self._last_messages = list(messages)
+        if add_generation_prompt:  # the prompt of a turn, not a backend's transcript probe
+            self._last_messages = list(messages)
         prepared = self.prepare(normalize_messages(messages), tools)
         try:
             return self._render_prepared(prepared, add_generation_prompt)
@@ -72,20 +73,23 @@ class GenericDialect(TemplateDialect):
             listing="\n".join(prompts.tool_line(t) for t in tools))
 
     def _plain_turns(self, messages: list[Message]) -> list[Message]:
-        """Call turns as the call's text; each run of tool results as one user turn."""
+        """Call turns as the call's text; each run of tool results as one user turn that
+        restates the question asked before it (so earlier turns never change later)."""
         out: list[Message] = []
         calls: dict[str, tuple[str, dict[str, Any]]] = {}
         results: list[str] = []
-        for msg in messages:
+        question = ""
+        for msg in [*messages, {"role": "end"}]:
             if msg.get("role") == "tool":
                 results.append(self._result_text(msg, calls))
                 continue
             if results:
-                out.append(self._results_turn(results, messages))
+                out.append(self._results_turn(results, question))
                 results = []
-            out.append(self._call_turn(msg, calls) if msg.get("tool_calls") else msg)
-        if results:
-            out.append(self._results_turn(results, messages))
+            if msg.get("role") == "user":
+                question = last_question([msg])
+            if msg.get("role") != "end":
+                out.append(self._call_turn(msg, calls) if msg.get("tool_calls") else msg)
         return out
 
     def _call_turn(self, msg: Message, calls: dict[str, tuple[str, dict[str, Any]]]) -> Message:
@@ -101,8 +105,7 @@ class GenericDialect(TemplateDialect):
         title = prompts.result_title(name, args, self.call_format.render(name, args))
         return f"{title}\n{msg['content']}"
 
-    def _results_turn(self, results: list[str], messages: list[Message]) -> Message:
-        question = last_question([m for m in messages if m.get("role") != "tool"])
+    def _results_turn(self, results: list[str], question: str) -> Message:
         nudge = prompts.GENERIC_ANSWER_NUDGE.format(question=question)
         return {"role": "user", "content": "\n\n".join([*results, nudge])}
 
@@ -124,8 +127,8 @@ class GenericDialect(TemplateDialect):
                 force_answer: bool = False, messages: Sequence[Message] | None = None) -> str | None:
         """One call or an answer. A file the conversation already read whole (a call with only
         a path) is not offered again: small models otherwise repeat that call forever.
-        `messages` defaults to the conversation of the last render()."""
-        first = self.call_format.first_char
+        `messages` defaults to the conversation of the last render() of a turn's prompt
+        (add_generation_prompt=True)."""
         answer = f'answer ::= [^{_class_escape(CALL_STARTS)}\\x00-\\x20] [^\\x00]*'
         read = _paths_already_read(self._last_messages if messages is None else messages)
         rules, calls = [answer], []
