@@ -5,6 +5,10 @@ tiny default model rarely chooses to make four tool calls in a row, so a thin pr
 *decision* in turns 1-4 with a fixed tool call; everything measured (rendering, splicing onto the
 cached transcript, evaluating, the tool results the executor really returns) stays real. The
 backend keeps the model's own generated tokens in its transcript, so the proxy cannot help reuse.
+
+The reference for turn k is measured right after Burrow's turn k (so a burst of load from a
+neighbour hits both): a raw llama-cpp-python context holding what a perfect cache would hold
+evaluates only the tokens of turn k that are new, plus the greedy first token.
 """
 
 from __future__ import annotations
@@ -12,12 +16,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from itertools import pairwise
 from typing import Any
 
 from bench.context import BenchContext
 from bench.report import FigureResult, Target
-from bench.runner import progress
+from bench.runner import guarded, progress
 from bench.timing import median
 
 LOOP = ("loop_prompt", "prompt tokens evaluated, 5-step tool loop", "tok", Target(1.15))
@@ -34,81 +37,44 @@ CALLS = [
 QUESTION = "How does Larder decide which items expire soon?"
 
 
-class ForcedCalls:
-    """A ChatModel proxy: real generation, but turns 1-4 end in the next fixed tool call."""
+class RawReference:
+    """A raw llama context walked forward like a perfect cache; times only each turn's new tokens."""
 
-    def __init__(self, model: Any, calls: list[tuple[str, dict]]) -> None:
-        self.model, self.calls, self.turns = model, list(calls), []
-        self.name, self.dialect_name = model.name, model.dialect_name
-        self.context_length = model.context_length
+    def __init__(self, raw: Any) -> None:
+        self.raw = raw
+        self.samples: list[dict] = []
+        raw.reset()
 
-    def count_tokens(self, text: str) -> int:
-        return self.model.count_tokens(text)
-
-    def generate(self, request: Any, cancel: Any = None):
-        from app.llm.base import ParsedReply, ParsedToolCall, TurnCompleted
-
-        called = time.perf_counter()
-        for event in self.model.generate(request, cancel):
-            if isinstance(event, TurnCompleted):
-                self.turns.append({"called": called, "completed": event})
-                if self.calls and not request.force_answer:
-                    name, args = self.calls.pop(0)
-                    call = ParsedToolCall(name, args, json.dumps(args), f"bench_{len(self.turns)}")
-                    event = dataclasses.replace(event, reply=ParsedReply("", (call,)))
-            yield event
-
-
-def run_loop(ctx: BenchContext, model: Any) -> list[Any]:
-    """One question through the real loop; the TurnCompleted of each model turn, in order."""
-    from app.harness.calls import ToolExecutor
-    from app.harness.loop import run_question
-    from app.settings import Settings
-    from app.workspace import Workspace
-
-    settings = Settings(max_steps=STEPS, temperature=0.0, max_answer_tokens=32,
-                        force_answer_after_read="never", n_threads=ctx.threads)
-    workspace = Workspace(ctx.fixture, settings)
-    proxy = ForcedCalls(model, CALLS)
-    model.reset()
-    events = list(run_question(QUESTION, workspace=workspace, model=proxy,
-                               executor=ToolExecutor(workspace, settings), settings=settings))
-    stopped = events[-1]
-    if len(proxy.turns) < STEPS:
-        raise RuntimeError(f"the loop ran {len(proxy.turns)} turns, not {STEPS} "
-                           f"(stopped: {getattr(stopped, 'reason', '?')} {getattr(stopped, 'message', '')})")
-    return [t["completed"] for t in proxy.turns]
-
-
-def _tokens(raw: Any, text: str) -> list[int]:
-    from bench.fig_model import _prompt_tokens
-
-    return _prompt_tokens(None, raw, text)
-
-
-def raw_new_token_seconds(raw: Any, turns: list[Any]) -> list[dict]:
-    """For turns 2..n: raw llama evaluates only what a perfect cache would not hold, to 1 token.
-
-    The raw context is walked forward like a cache would be (untimed: bring it to what the last
-    turn left, prompt and reply; cut it to what the new prompt shares), so each token is evaluated
-    about once; only the evaluation of the new tokens and the first greedy token is timed.
-    """
-    out = []
-    raw.reset()
-    for before, turn in pairwise(turns):
-        _advance(raw, _tokens(raw, before.prompt + before.raw))
-        tokens = _tokens(raw, turn.prompt)
+    def measure(self, before: Any, turn: Any) -> None:
+        """`before` and `turn` are consecutive TurnCompleted events of Burrow's loop."""
+        raw = self.raw
+        self._advance(self._tokens(before.prompt + before.raw))  # untimed: what the cache holds
+        tokens = self._tokens(turn.prompt)
         common = min(_common_prefix(raw.input_ids[: raw.n_tokens].tolist(), tokens), len(tokens) - 1)
-        _truncate(raw, common)
+        self._truncate(common)
         start = time.perf_counter()
         raw.eval(tokens[common:])
         _greedy_token(raw)
-        out.append({"new_tokens": len(tokens) - common, "seconds": time.perf_counter() - start})
-    return out
+        self.samples.append({"new_tokens": len(tokens) - common, "seconds": time.perf_counter() - start})
+
+    def _tokens(self, text: str) -> list[int]:
+        from bench.fig_model import prompt_tokens
+
+        return prompt_tokens(self.raw, text)
+
+    def _truncate(self, n: int) -> None:
+        if n < self.raw.n_tokens:
+            self.raw._ctx.kv_cache_seq_rm(-1, n, -1)
+            self.raw.n_tokens = n
+
+    def _advance(self, tokens: list[int]) -> None:
+        self._truncate(_common_prefix(self.raw.input_ids[: self.raw.n_tokens].tolist(), tokens))
+        if self.raw.n_tokens < len(tokens):
+            self.raw.eval(tokens[self.raw.n_tokens:])
 
 
 def _greedy_token(raw: Any) -> int:
-    """The first token of the reply, greedy: argmax of the last logits (what sampling costs)."""
+    """The reply's first token, greedy: argmax of the last logits."""
     import numpy as np
 
     return int(np.ctypeslib.as_array(raw._ctx.get_logits(), shape=(raw.n_vocab(),)).argmax())
@@ -118,23 +84,58 @@ def _common_prefix(a: list[int], b: list[int]) -> int:
     return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
 
 
-def _truncate(raw: Any, n: int) -> None:
-    if n < raw.n_tokens:
-        raw._ctx.kv_cache_seq_rm(-1, n, -1)
-        raw.n_tokens = n
+class ForcedCalls:
+    """A ChatModel proxy: real generation, but turns 1-4 end in the next fixed tool call."""
+
+    def __init__(self, model: Any, calls: list[tuple[str, dict]], reference: RawReference) -> None:
+        self.model, self.calls, self.reference = model, list(calls), reference
+        self.turns: list[Any] = []
+        self.name, self.dialect_name = model.name, model.dialect_name
+        self.context_length = model.context_length
+
+    def count_tokens(self, text: str) -> int:
+        return self.model.count_tokens(text)
+
+    def generate(self, request: Any, cancel: Any = None):
+        from app.llm.base import ParsedReply, ParsedToolCall, TurnCompleted
+
+        for event in self.model.generate(request, cancel):
+            if isinstance(event, TurnCompleted):
+                self.turns.append(event)
+                if self.calls and not request.force_answer:
+                    name, args = self.calls.pop(0)
+                    call = ParsedToolCall(name, args, json.dumps(args), f"bench_{len(self.turns)}")
+                    event = dataclasses.replace(event, reply=ParsedReply("", (call,)))
+            yield event
+        if len(self.turns) >= 2:
+            self.reference.measure(self.turns[-2], self.turns[-1])
 
 
-def _advance(raw: Any, tokens: list[int]) -> None:
-    _truncate(raw, _common_prefix(raw.input_ids[: raw.n_tokens].tolist(), tokens))
-    if raw.n_tokens < len(tokens):
-        raw.eval(tokens[raw.n_tokens:])
+def run_loop(ctx: BenchContext, model: Any, raw: Any) -> tuple[list[Any], list[dict]]:
+    """One question through the real loop: each turn's TurnCompleted, and the reference samples."""
+    from app.harness.calls import ToolExecutor
+    from app.harness.loop import run_question
+    from app.settings import Settings
+    from app.workspace import Workspace
+
+    settings = Settings(max_steps=STEPS, temperature=0.0, max_answer_tokens=32,
+                        force_answer_after_read="never", n_threads=ctx.threads)
+    workspace = Workspace(ctx.fixture, settings)
+    proxy = ForcedCalls(model, CALLS, RawReference(raw))
+    model.reset()
+    events = list(run_question(QUESTION, workspace=workspace, model=proxy,
+                               executor=ToolExecutor(workspace, settings), settings=settings))
+    if len(proxy.turns) < STEPS:
+        stopped = events[-1]
+        raise RuntimeError(f"the loop ran {len(proxy.turns)} turns, not {STEPS} "
+                           f"(stopped: {getattr(stopped, 'reason', '?')} {getattr(stopped, 'message', '')})")
+    return proxy.turns, proxy.reference.samples
 
 
 def _one_run(ctx: BenchContext, model: Any, raw: Any) -> dict:
-    turns = run_loop(ctx, model)
-    progress("tool loop: " + ", ".join(f"{t.usage.prompt_tokens}+{t.usage.cached_tokens}" for t in turns))
-    ref = raw_new_token_seconds(raw, turns)
+    turns, ref = run_loop(ctx, model, raw)
     usage = [t.usage for t in turns]
+    progress("tool loop evaluated+cached: " + ", ".join(f"{u.prompt_tokens}+{u.cached_tokens}" for u in usage))
     return {
         "evaluated": [u.prompt_tokens for u in usage], "cached": [u.cached_tokens for u in usage],
         "prompt_total": [u.prompt_total for u in usage], "completion": [u.completion_tokens for u in usage],
@@ -145,8 +146,6 @@ def _one_run(ctx: BenchContext, model: Any, raw: Any) -> dict:
 
 
 def measure(ctx: BenchContext, model: Any, raw: Any) -> list[FigureResult]:
-    from bench.runner import guarded
-
     runs: list[dict] = []
 
     def loop_figure(c: BenchContext) -> FigureResult:
@@ -175,6 +174,9 @@ def _ttft_result(runs: list[dict]) -> FigureResult:
     theirs = [sum(r["raw_eval_seconds"]) for r in runs]
     key, title, unit, target = TTFT
     details = {"burrow_sums": ours, "raw_sums": theirs,
+               "per_turn_ratios": [[round(a / b, 2) for a, b in zip(r["first_token_seconds"][1:],
+                                                                  r["raw_eval_seconds"], strict=True)]
+                                   for r in runs],
                "burrow_evaluated_turns_2_5": runs[0]["evaluated"][1:],
                "raw_new_tokens_turns_2_5": runs[0]["raw_new_tokens"]}
     return FigureResult(key, title, unit, target, median(ours), median(theirs),

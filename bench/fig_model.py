@@ -98,7 +98,7 @@ def measure_generation(ctx: BenchContext, model: Any, raw: Any) -> FigureResult:
     request = TurnRequest(messages=messages, max_tokens=GEN_TOKENS, temperature=0.0)
     model.reset()
     prompt = [e for e in model.generate(request) if isinstance(e, TurnCompleted)][-1].prompt
-    tokens = _prompt_tokens(model, raw, prompt)
+    tokens = prompt_tokens(raw, prompt)
     grammar_text = model.dialect.grammar((), (), False)
     grammar = _grammar(grammar_text)
     stats: list[dict] = []
@@ -112,7 +112,7 @@ def measure_generation(ctx: BenchContext, model: Any, raw: Any) -> FigureResult:
                         "raw llama-cpp-python", details=details)
 
 
-def _prompt_tokens(model: Any, raw: Any, prompt: str) -> list[int]:
+def prompt_tokens(raw: Any, prompt: str) -> list[int]:
     tokens = list(raw.tokenize(prompt.encode("utf-8"), add_bos=False, special=True))
     bos = raw.token_bos()
     if raw._model.add_bos_token() and bos >= 0 and tokens[:1] != [bos]:

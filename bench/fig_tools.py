@@ -59,6 +59,7 @@ def _compare(ctx: BenchContext, spec: tuple, tool: Callable[[], float], ref: Cal
         "burrow_seconds": ours, "reference_seconds": theirs, "reference_command": ref_title,
         "burrow_ok": getattr(outcome, "ok", None), "burrow_result_chars": len(getattr(outcome, "content", "")),
         "reference_hits": ref_hits, "burrow_result_head": getattr(outcome, "content", "")[:300],
+        "burrow_cut_short": "[cut" in getattr(outcome, "content", ""),
     }
     return FigureResult(key, title, unit, target, median(ours), median(theirs), ref_title, details=details)
 

@@ -4,7 +4,8 @@
 #   packaging/dist/burrow-<ver>-linux-x86_64.tar.xz    the same bundle as a tarball
 #   packaging/dist/burrow-model-smollm2_<ver>_all.deb  the default model, /opt/burrow-model/
 #   packaging/dist/burrow-model-smollm2-<ver>.tar.xz   the same model as a tarball
-# `--bundle-only` stops after PyInstaller (what the smoke test needs); `--no-tar` skips the tarballs.
+# `--bundle-only` stops after PyInstaller (what the smoke test needs); `--no-tar` skips the tarballs;
+# `--package-only` packs the bundle already in packaging/build/pyi-dist without rebuilding it.
 # Build times go to packaging/dist/build-times.txt.
 set -euo pipefail
 
@@ -15,7 +16,7 @@ DIST="$HERE/dist"
 VENV="$BUILD/venv"
 BUNDLE="$BUILD/pyi-dist/burrow"
 MODEL_FILE="SmolLM2-135M-Instruct.Q4_1.gguf"
-MODE="${1:-all}"   # all | --bundle-only | --no-tar
+MODE="${1:-all}"   # all | --bundle-only | --no-tar | --package-only
 
 cd "$ROOT"
 mkdir -p "$BUILD" "$DIST"
@@ -148,8 +149,11 @@ tarballs() {
 }
 
 : > "$TIMES"
-timed "build venv (portable llama-cpp-python wheel from cache or compiled)" setup_venv
-timed "pyinstaller" freeze
+if [[ $MODE != --package-only ]]; then
+    timed "build venv (portable llama-cpp-python wheel from cache or compiled)" setup_venv
+    timed "pyinstaller" freeze
+fi
+[[ -x "$BUNDLE/burrow" ]] || { echo "no bundle in $BUNDLE" >&2; exit 1; }
 echo "bundle: $(du -sh "$BUNDLE" | cut -f1) in $BUNDLE" | tee -a "$TIMES" >&2
 [[ $MODE == --bundle-only ]] && exit 0
 timed "app .deb" stage_app_deb

@@ -43,6 +43,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", help="GGUF file (default: the default model)")
     parser.add_argument("--json", help="write every run's measurements here")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="override a setting for this evaluation (A/B a harness choice)")
     args = parser.parse_args()
     os.environ.setdefault("BURROW_HOME", tempfile.mkdtemp(prefix="burrow-eval-"))
     from app.harness.calls import ToolExecutor
@@ -53,7 +55,8 @@ def main() -> int:
     from app.workspace import Workspace
 
     guard = install_network_guard()
-    settings = Settings()
+    settings = Settings.model_validate(dict(item.split("=", 1) for item in args.set))
+    print(f"settings changed: {args.set or 'none'}")
     started = time.perf_counter()
     model = load_model(args.model or default_model_path(), settings)
     print(f"model {model.name} loaded in {time.perf_counter() - started:.2f}s, dialect {model.dialect_name}")
@@ -106,8 +109,9 @@ def _seen_later(result, prompts) -> bool:
 
 
 def _valid(citation, results, project: Path) -> bool:
-    shown = any(s.path == citation.path and s.start_line <= citation.start_line
-                and citation.end_line <= s.end_line for r in results if r.ok for s in r.spans)
+    spans = [s for r in results if r.ok for s in r.spans]
+    shown = all(any(s.path == citation.path and s.start_line <= line <= s.end_line for s in spans)
+                for line in range(citation.start_line, citation.end_line + 1))
     lines = (project / citation.path).read_text(encoding="utf-8").splitlines()
     return shown and 1 <= citation.start_line <= citation.end_line <= len(lines)
 

@@ -93,7 +93,7 @@ def _ask(question: str, args: argparse.Namespace, workspace: Any, executor: Any,
             report.add(event)
             if isinstance(event, ModelTextStreamed) and not args.json:
                 streamed = _echo(event.text) or streamed
-            elif isinstance(event, ToolCallCompleted) and event.step > 0:
+            elif isinstance(event, ToolCallCompleted):
                 _note(f"[{event.name} {json.dumps(event.arguments)} -> {'ok' if event.ok else 'error'}]")
             elif isinstance(event, AnswerCompleted) and not args.json:
                 _finish_stream(event, streamed)
@@ -150,7 +150,7 @@ class _JsonReport:
         from app.harness import events as ev
         from app.harness.records import event_to_dict
 
-        if isinstance(event, ev.ToolCallCompleted) and event.step > 0:
+        if isinstance(event, ev.ToolCallCompleted):  # step 0: the harness's own opening reads
             self.tool_calls.append({"name": event.name, "arguments": event.arguments, "ok": event.ok})
         elif isinstance(event, ev.ToolCallRefused):
             self.tool_calls.append({"name": event.name, "arguments": _parsed(event.raw_arguments), "ok": False})

@@ -11,6 +11,7 @@ import json
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QIcon
@@ -36,11 +37,14 @@ class LaunchOptions:
 
 
 def seconds_since_process_start() -> float | None:
+    """Seconds since this process was created (Linux: /proc, 10 ms resolution), else None."""
     try:
-        import psutil  # optional (dev extra): the interpreter's own start, before any import
+        import os
 
-        return time.time() - psutil.Process().create_time()
-    except Exception:
+        fields = Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()
+        started = int(fields[19]) / os.sysconf("SC_CLK_TCK")  # field 22: starttime
+        return float(Path("/proc/uptime").read_text().split()[0]) - started
+    except (OSError, ValueError, IndexError):
         return None
 
 
@@ -73,7 +77,7 @@ def _on_window_shown(window: MainWindow, options: LaunchOptions) -> None:
     if options.timing:
         emit_json({"event": "window_shown", "seconds_since_command": round(
             time.perf_counter() - options.started_at, 3), "seconds_since_process_start":
-            _round(seconds_since_process_start())})
+            _round(seconds_since_process_start()), "wall_time": round(time.time(), 3)})
     window.start_background()
 
 

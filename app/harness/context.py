@@ -154,16 +154,17 @@ def question_stems(question: str) -> tuple[str, ...]:
 
 
 def best_hits(content: str, stems: tuple[str, ...], limit: int) -> list[tuple[LineSpan, str]]:
-    """The search result lines that hold the most distinct stems (two or more when any do)."""
-    scored = []
-    for order, line in enumerate(content.splitlines()):
+    """The search result lines that best match the question: each stem weighs 1/(lines it is on),
+    so the project's own name (on every line) counts for little and a rare word for much."""
+    hits = []
+    for line in content.splitlines():
         match = _HIT.match(line.strip())
-        if match is None:
-            continue
-        text = match.group("text").strip()
-        score = sum(stem in text.lower() for stem in stems)
-        span = LineSpan(match.group("path"), int(match.group("line")), int(match.group("line")))
-        scored.append((-score, order, span, f"{span.path}:{span.start_line}: {text}"))
+        if match is not None:
+            text = match.group("text").strip()
+            span = LineSpan(match.group("path"), int(match.group("line")), int(match.group("line")))
+            hits.append((span, f"{span.path}:{span.start_line}: {text}", text.lower()))
+    counts = {stem: sum(stem in low for _, _, low in hits) for stem in stems}
+    scored = [(-sum(1 / counts[s] for s in stems if s in low), order, span, text)
+              for order, (span, text, low) in enumerate(hits)]
     scored.sort()
-    floor = 2 if scored and -scored[0][0] >= 2 else 1
-    return [(span, text) for score, _, span, text in scored if -score >= floor][:limit]
+    return [(span, text) for score, _, span, text in scored if score < 0][:limit]

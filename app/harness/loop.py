@@ -211,7 +211,8 @@ def fingerprint_span(executor: Any, span: LineSpan) -> str | None:
 
 def _model_turn(run: RunState, step: int, cancel: threading.Event) -> Iterator[RunEvent]:
     """Stream one model turn (citations checked as text arrives); returns its TurnCompleted."""
-    request = TurnRequest(messages=tuple(run.messages), tools=run.tools, known_paths=run.known_paths,
+    tools = run.tools if run.settings.weak_model_tools or not run.weak_model else ()
+    request = TurnRequest(messages=tuple(run.messages), tools=tools, known_paths=run.known_paths,
                           force_answer=run.force_reason is not None,
                           max_tokens=run.settings.max_answer_tokens, temperature=run.settings.temperature)
     estimated = run.budget.measure(request.messages, request.tools)

@@ -59,8 +59,9 @@ def numbered(path: str, limit: int = 40) -> str:
 
 
 def complete(llm, dialect, messages, paths, force=False) -> str:
+    prompt = dialect.render(messages, TOOLS)  # first, as the backend does: grammar() reads it
     grammar = llama_cpp.LlamaGrammar.from_string(dialect.grammar(TOOLS, paths, force), verbose=False)
-    out = llm.create_completion(prompt=dialect.render(messages, TOOLS), grammar=grammar,
+    out = llm.create_completion(prompt=prompt, grammar=grammar,
                                 max_tokens=60, temperature=0.0)
     return out["choices"][0]["text"]
 
@@ -95,7 +96,9 @@ def main() -> None:
     llm = llama_cpp.Llama(model_path=str(MODEL), n_ctx=4096, n_batch=1, verbose=False, seed=1)
     print(f"format   results   call right_file answered correct forced_correct (of {len(QUESTIONS)}) seconds")
     variants = [(f, "nudge", GenericDialect) for f in FORMATS] + [("json", "plain", NoNudge)]
-    if "--final" in sys.argv:  # second round: the chosen format, with variants of the wording
+    if "--confirm" in sys.argv:  # the shipped defaults only
+        variants = [("tagged", "shipped", GenericDialect)]
+    elif "--final" in sys.argv:  # second round: the chosen format, with variants of the wording
         variants = [("tagged", "nudge", GenericDialect), ("tagged", "plain", NoNudge),
                     ("tagged", "readfirst", ReadFirst)]
     for fmt, label, cls in variants:

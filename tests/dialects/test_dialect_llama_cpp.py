@@ -36,29 +36,46 @@ def llm():
 
 
 def _reply(llm, dialect, messages, paths, force=False):
+    prompt = dialect.render(messages, TOOLS)  # before grammar(), as the backend does
     grammar = llama_cpp.LlamaGrammar.from_string(dialect.grammar(TOOLS, paths, force), verbose=False)
-    out = llm.create_completion(prompt=dialect.render(messages, TOOLS), grammar=grammar,
-                                max_tokens=48, temperature=0.0)
-    return dialect.parse(out["choices"][0]["text"])
+    out = llm.create_completion(prompt=prompt, grammar=grammar, max_tokens=48, temperature=0.0)
+    raw = out["choices"][0]["text"]
+    return raw, dialect.parse(raw)
+
+
+def _assert_call_or_answer(dialect, raw, reply, paths):
+    """Exactly one call with valid arguments, written as the dialect writes it back; or an answer."""
+    if reply.tool_calls:
+        (call,) = reply.tool_calls
+        assert reply.content == "" and call.name in ("read_file", "search_text")
+        assert call.arguments.get("path", paths[0]) in paths
+        assert json.loads(call.raw_arguments) == call.arguments
+        assert dialect.call_format.render(call.name, call.arguments) == raw.strip()
+    else:
+        assert reply.content.strip() and not reply.content.startswith(("{", "<", "/"))
+
+
+PATHS = ["README.md", "notekeeper/config.py", 'odd "name".md']
+FIRST = [{"role": "system", "content": "Answer questions about the project files."},
+         {"role": "user", "content": "The project folder contains:\n" + "\n".join(PATHS)
+          + "\n\nQuestion: What is the default editor?"}]
+AFTER_READ = [*FIRST, {"role": "assistant", "content": "", "tool_calls": [
+    {"id": "r1", "function": {"name": "read_file", "arguments": {"path": "README.md"}}}]},
+    {"role": "tool", "tool_call_id": "r1", "content": "1: # notekeeper\n2: Keeps notes."}]
 
 
 @pytest.mark.real_model
-def test_the_default_model_proposes_a_valid_call_under_the_grammar(llm):
+@pytest.mark.parametrize("messages", [FIRST, AFTER_READ], ids=["first_turn", "after_a_read"])
+def test_the_default_models_reply_is_one_valid_call_or_an_answer(llm, messages):
     dialect = dialect_for_template(llm.metadata.get("tokenizer.chat_template"))
-    paths = ["README.md", "notekeeper/config.py", 'odd "name".md']
-    messages = [{"role": "system", "content": "Answer questions about the project files."},
-                {"role": "user", "content": "The project folder contains:\n" + "\n".join(paths)
-                 + "\n\nQuestion: What is notekeeper?"}]
-    reply = _reply(llm, dialect, messages, paths)
-    assert reply.tool_calls or reply.content  # one or the other, never nothing
-    for call in reply.tool_calls:
-        assert call.name in ("read_file", "search_text")
-        assert call.arguments.get("path", paths[0]) in paths
-        assert json.loads(call.raw_arguments) == call.arguments
+    raw, reply = _reply(llm, dialect, messages, PATHS)
+    _assert_call_or_answer(dialect, raw, reply, PATHS)
+    if reply.tool_calls and reply.tool_calls[0].name == "read_file":
+        assert reply.tool_calls[0].arguments["path"] != "README.md" or messages is FIRST
 
 
 @pytest.mark.real_model
 def test_the_default_model_answers_when_an_answer_is_forced(llm):
     dialect = dialect_for_template(llm.metadata.get("tokenizer.chat_template"))
-    reply = _reply(llm, dialect, CONVERSATION, ["README.md"], force=True)
+    raw, reply = _reply(llm, dialect, CONVERSATION, ["README.md"], force=True)
     assert not reply.tool_calls and reply.content.strip()

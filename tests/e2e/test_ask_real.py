@@ -19,10 +19,11 @@ def shown_spans(trace: list[dict]) -> list[dict]:
 
 
 def assert_citation_valid(citation: dict, trace: list[dict], project: Path) -> None:
-    """Lines a tool returned in this run, and lines that exist in the file."""
-    covered = any(s["path"] == citation["path"] and s["start_line"] <= citation["start_line"]
-                  and citation["end_line"] <= s["end_line"] for s in shown_spans(trace))
-    assert covered, f"{citation} was never shown by a tool in this run"
+    """Every cited line was returned by a tool in this run, and exists in the file."""
+    spans = shown_spans(trace)
+    for line in range(citation["start_line"], citation["end_line"] + 1):
+        assert any(s["path"] == citation["path"] and s["start_line"] <= line <= s["end_line"]
+                   for s in spans), f"{citation} was never shown by a tool in this run"
     lines = (project / citation["path"]).read_text(encoding="utf-8").splitlines()
     assert 1 <= citation["start_line"] <= citation["end_line"] <= len(lines)
 
@@ -33,17 +34,17 @@ def test_ask_finishes_a_tool_runs_and_its_result_reaches_a_later_prompt(default_
     report = result.report
     assert set(report) == {"answer", "citations", "tool_calls", "steps", "stopped_reason", "usage"}
     assert report["stopped_reason"] in STOP_REASONS and report["stopped_reason"] != "model_error"
-    assert report["answer"].strip() and report["steps"] >= 2
+    assert report["answer"].strip() and report["steps"] >= 1
     assert any(call["ok"] for call in report["tool_calls"]), report["tool_calls"]
-    results = [e for e in result.trace if e["event"] == "tool_result" and e["step"] >= 1 and e["ok"]]
     prompts = [e for e in result.trace if e["event"] == "prompt"]
-    first = results[0]
-    later = [p["text"] for p in prompts if p["step"] > first["step"]]
-    head = "\n".join(first["content"].splitlines()[:3])
-    assert later and head in later[0], "the model never saw its tool result"
+    read = next(e for e in result.trace if e["event"] == "tool_result" and e["ok"] and e["name"] == "read_file")
+    later = [p["text"] for p in prompts if p["step"] > read["step"]]
+    head = "\n".join(read["content"].splitlines()[:3])
+    assert later and head in later[0], "the model never saw the tool's result"
     assert report["citations"], "the answer carries no citation"
     for citation in report["citations"]:
         assert_citation_valid(citation, result.trace, project)
+    assert "500" in report["answer"]  # the search hit for the question's words reached the answer
     assert report["usage"]["completion_tokens"] > 0
 
 

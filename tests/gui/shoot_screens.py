@@ -48,7 +48,9 @@ def main(workspace: str, out_dir: str, question: str, theme: str = "light") -> i
         QTimer.singleShot(SETTLE_MS, lambda: (shoot(out, f"1-ready-{theme}"), window.runs.send()))
 
     def on_finished(_stop: object) -> None:
-        window.activity.expandAll()
+        last = window.activity.topLevelItem(window.activity.topLevelItemCount() - 1)
+        if last is not None:
+            last.setExpanded(True)  # one result excerpt open; the other rows stay visible
         QTimer.singleShot(SETTLE_MS, after_answer)
 
     def after_answer() -> None:

@@ -1,8 +1,9 @@
 """Every prompt text the dialects add, in one place.
 
 The generic dialect's wording was chosen by measurement with SmolLM2-135M (notes/dialects.md):
-a short tool list with one worked example, and tool results handed back as a plain user turn
-that names what was read and restates the question.
+a short tool list with one worked example and a closing "read first" line, calls wrapped in
+<tool_call> tags, and tool results handed back as a plain user turn that names what was read
+and restates the question.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ def deepseek_tool_prompt(tools: Sequence[ToolSpec]) -> str:
 GENERIC_TOOL_INTRO = (
     "You answer questions about the user's files. You cannot see them unless you read them.\n"
     "To use a tool, reply with only the call, on one line, like this:\n{example}\n"
-    "When you have what you need, reply with the answer in plain words.\n\nTools:\n{listing}")
+    "When you have what you need, reply with the answer in plain words.\n\nTools:\n{listing}\n"
+    "Always read the file that holds the answer first.")
 
 GENERIC_FILES_LINE = "Files you can read: {paths}"
 GENERIC_ANSWER_NUDGE = "Answer the question now, using the text above: {question}"
@@ -52,12 +54,13 @@ DEFAULT_RESULT_TITLE = "Result of {call}:"
 
 
 def tool_line(tool: ToolSpec) -> str:
-    """`name(arg, arg?) - description`: compact enough for a 135M model's attention."""
+    """`- name(arg, arg?): first line of the description`: short enough for a 135M model."""
     fn = tool.get("function", tool)
-    props = fn.get("parameters", {}).get("properties", {})
-    required = set(fn.get("parameters", {}).get("required", []))
-    args = ", ".join(k if k in required else f"{k}?" for k in props)
-    return f"- {fn['name']}({args}): {fn.get('description', '').strip().splitlines()[0] if fn.get('description') else ''}"
+    params = fn.get("parameters", {})
+    required = set(params.get("required", []))
+    args = ", ".join(k if k in required else f"{k}?" for k in params.get("properties", {}))
+    summary = (fn.get("description") or "").strip().split("\n")[0]
+    return f"- {fn['name']}({args}): {summary}"
 
 
 def result_title(name: str, arguments: dict[str, Any], call_text: str) -> str:

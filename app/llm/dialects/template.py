@@ -75,6 +75,3 @@ class TemplateDialect(Dialect):
     def visible_text(self, raw_so_far: str) -> str:
         return visible_after_think(raw_so_far, self.opens_reasoning,
                                    self.markers + self.end_markers, *self.think_tags)
-
-    def stop_strings(self) -> list[str]:
-        return []
