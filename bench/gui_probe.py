@@ -20,8 +20,6 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QGuiApplication, QWindow
 from PySide6.QtWidgets import QApplication, QWidget
 
-from bench.llama_env import install_if_asked
-
 
 class _FirstExpose(QObject):
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
@@ -59,7 +57,8 @@ def _empty_window() -> int:
 
 
 def main(argv: list[str]) -> int:
-    install_if_asked()
+    # No llama.cpp workaround here: the probe leaves at the first expose, before any model runs,
+    # and importing llama_cpp early would add its import time to both sides.
     _wrap_exec()
     if argv[:1] == ["empty"]:
         return _empty_window()

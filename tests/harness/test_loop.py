@@ -231,3 +231,11 @@ def test_weak_models_get_the_lines_a_search_of_the_question_found(tools):
     system = model.requests[0].messages[0]["content"]
     assert "notekeeper/config.py:12: DEFAULT_MAX_NOTE_LENGTH = 500" in system
     assert only(events, ev.AnswerCompleted)[0].citations == (LineSpan("notekeeper/config.py", 12, 12),)
+
+
+def test_weak_models_are_offered_tools_only_when_the_setting_says_so(tools):
+    for offered in (False, True):
+        settings = Settings(n_threads=1, force_answer_after_read="always", weak_model_tools=offered)
+        model = ScriptedModel(["MIT (pyproject.toml:10)."])
+        run(model, tools, settings, question="Which license?")
+        assert bool(model.requests[0].tools) is offered
