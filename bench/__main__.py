@@ -94,8 +94,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     only = {g for g in args.only.split(",") if g}
     unknown = only - {g.name for g in GROUPS}
-    if unknown or args.reps < 1:
-        print(f"bench: unknown group(s) {sorted(unknown)} or bad --reps", file=sys.stderr)
+    if unknown:
+        print(f"bench: unknown group(s) {', '.join(sorted(unknown))}; choose from "
+              f"{', '.join(g.name for g in GROUPS)}", file=sys.stderr)
+        return 2
+    if args.reps < 1 or (args.threads is not None and args.threads < 1):
+        print("bench: --reps and --threads must be at least 1", file=sys.stderr)
         return 2
     out = args.out or REPO_ROOT / ("bench/results/partial.json" if only else "bench/results.json")
     rg = find_rg()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import time
 
 from bench.context import BenchContext
@@ -44,23 +45,33 @@ def measure_launch(ctx: BenchContext) -> FigureResult:
 
 
 def _one_stall(ctx: BenchContext) -> dict:
-    run = run_child([python(), "-m", "bench.stall_probe", str(ctx.fixture), str(ctx.model_path)],
-                    env=_env(ctx), timeout=300)
+    """One question through the window, with an idle window's heartbeat beside it as control."""
+    control = subprocess.Popen([python(), "-m", "bench.gui_probe", "idle", "600"], env=_env(ctx),
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        run = run_child([python(), "-m", "bench.stall_probe", str(ctx.fixture), str(ctx.model_path)],
+                        env=_env(ctx), timeout=300)
+    finally:
+        control.kill()
+        idle = [ln for ln in control.communicate()[0].splitlines() if ln.startswith("idle ")]
     lines = [ln for ln in run.stdout.splitlines() if ln.startswith("bench-stall ")]
     if not lines:
-        tail = (run.stderr.strip().splitlines() or ["no output"])[-1]
-        raise RuntimeError(f"stall probe failed (exit {run.returncode}): {tail}")
+        raise RuntimeError(f"stall probe failed (exit {run.returncode}): {run.last_words(1)}")
     data = json.loads(lines[-1].removeprefix("bench-stall "))
     if data.get("longest_ms") is None:
         raise RuntimeError(f"the window never ran the question: {run.stdout.strip()[-300:]}")
+    data["idle_window_longest_ms"] = float(idle[-1].split()[1]) if idle else None
     return data
 
 
 def measure_stall(ctx: BenchContext) -> FigureResult:
     runs = [_one_stall(ctx) for _ in range(max(1, min(ctx.reps, 3)))]
     key, title, unit, target = STALL
-    note = "" if all(r["streamed_chunks"] for r in runs) else "a run streamed no visible text"
-    details = {"runs": runs, "worst_ms": max(r["longest_ms"] for r in runs),
+    idle = [r["idle_window_longest_ms"] for r in runs if r.get("idle_window_longest_ms") is not None]
+    note = "" if all(r["streamed_chunks"] for r in runs) else "a run streamed no visible text; "
+    if idle:
+        note += f"an idle window beside it stalled up to {max(idle):.0f} ms (machine noise)"
+    details = {"runs": runs, "worst_ms": max(r["longest_ms"] for r in runs), "idle_window_ms": idle,
                "command": "python -m bench.stall_probe FIXTURE MODEL (app gui --smoke-question, offscreen)"}
     return FigureResult(key, title, unit, target, median([r["longest_ms"] for r in runs]),
                         FRAME_BUDGET_MS, "16 ms frame budget", note=note, details=details)

@@ -2,6 +2,7 @@
 
     python -m bench.gui_probe empty            an empty PySide6 window, the reference
     python -m bench.gui_probe app -- ARGS      Burrow's own `python -m app gui ARGS`
+    python -m bench.gui_probe idle SECONDS     a heartbeat in an idle window (the noise floor)
 
 Both are started the same way, so the difference is what Burrow does before its window shows.
 The probe wraps QApplication.exec to install an application-wide event filter just before the event
@@ -34,8 +35,11 @@ def _report(shown: float) -> None:
     os._exit(0)
 
 
+original_exec = QApplication.exec
+
+
 def _wrap_exec() -> None:
-    original = QApplication.exec
+    original = original_exec
 
     def exec_with_probe(*_args: object) -> int:
         app = QApplication.instance()
@@ -56,7 +60,35 @@ def _empty_window() -> int:
     return app.exec()
 
 
+def _idle_heartbeat(seconds: float) -> int:
+    """The noise floor: the same 5 ms heartbeat in an idle window; prints `idle {longest ms}`
+    every second, so whoever stops it reads the last line."""
+    from PySide6.QtCore import QTimer
+
+    app = QApplication(sys.argv[:1])
+    window = QWidget()
+    window.show()
+    state = {"last": time.perf_counter(), "longest": 0.0}
+
+    def beat() -> None:
+        now = time.perf_counter()
+        state["longest"] = max(state["longest"], now - state["last"])
+        state["last"] = now
+
+    timer, report = QTimer(app), QTimer(app)
+    timer.setInterval(5)
+    timer.timeout.connect(beat)
+    report.setInterval(1000)
+    report.timeout.connect(lambda: print(f"idle {state['longest'] * 1000:.1f}", flush=True))
+    timer.start()
+    report.start()
+    QTimer.singleShot(int(seconds * 1000), app.quit)
+    return original_exec()
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["idle"]:
+        return _idle_heartbeat(float(argv[1]))
     # No llama.cpp workaround here: the probe leaves at the first expose, before any model runs,
     # and importing llama_cpp early would add its import time to both sides.
     _wrap_exec()

@@ -29,6 +29,7 @@ class Heartbeat(QObject):
     def __init__(self, app: QApplication) -> None:
         super().__init__(app)
         self.beats: list[float] = [time.perf_counter()]
+        self.chunks: list[int] = [0]  # streamed chunks seen at each beat
         self.marks: dict[str, float] = {}
         self.window = next((w for w in app.topLevelWidgets() if hasattr(w, "runFinished")), None)
         if self.window is not None:
@@ -45,6 +46,7 @@ class Heartbeat(QObject):
     def _on_timer_timeout(self) -> None:
         self.beats.append(time.perf_counter())
         runs = getattr(self.window, "runs", None)
+        self.chunks.append(getattr(runs, "streamed_chunks", 0))
         if runs is not None and getattr(runs, "streamed_chunks", 0) and "run_start" in self.marks:
             self.mark("stream_start")
 
@@ -55,6 +57,14 @@ class Heartbeat(QObject):
         gaps = [b - a for a, b in pairwise(self.beats) if b >= lo and a <= hi]
         return round(max(gaps, default=0.0) * 1000.0, 1)
 
+    def worst_gaps(self, n: int = 5) -> list[dict]:
+        """The longest gaps in the run: seconds after the question, streamed chunks by then."""
+        lo = self.marks.get("run_start", self.beats[0])
+        gaps = [(b - a, a, c) for a, b, c in zip(self.beats, self.beats[1:], self.chunks[1:], strict=False)
+                if a >= lo]
+        return [{"ms": round(g * 1000, 1), "at_s": round(a - lo, 2), "chunks": c}
+                for g, a, c in sorted(gaps, reverse=True)[:n]]
+
     def report(self) -> dict:
         self.marks.setdefault("run_end", time.perf_counter())
         runs = getattr(self.window, "runs", None)
@@ -64,7 +74,7 @@ class Heartbeat(QObject):
             "longest_during_model_load_ms": self.longest_ms("loop_start", "run_start"),
             "run_seconds": round(self.marks["run_end"] - self.marks.get("run_start", self.marks["run_end"]), 2),
             "streamed_chunks": getattr(runs, "streamed_chunks", 0),
-            "beats": len(self.beats), "beat_ms": BEAT_MS,
+            "beats": len(self.beats), "beat_ms": BEAT_MS, "worst_gaps": self.worst_gaps(),
         }
 
 

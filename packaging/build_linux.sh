@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One command for every Linux artifact (run from anywhere; `make package` calls it):
-#   packaging/dist/burrow_<ver>_amd64.deb              the app, under /opt/burrow, `burrow` on PATH
+#   packaging/dist/burrow-assistant_<ver>_amd64.deb    the app, under /opt/burrow, `burrow` on PATH
+#     (not "burrow": Debian already has a package of that name, LinkedIn's Kafka lag checker)
 #   packaging/dist/burrow-<ver>-linux-x86_64.tar.xz    the same bundle as a tarball
 #   packaging/dist/burrow-model-smollm2_<ver>_all.deb  the default model, /opt/burrow-model/
 #   packaging/dist/burrow-model-smollm2-<ver>.tar.xz   the same model as a tarball
@@ -96,7 +97,7 @@ write_control() {  # write_control <root> <package> <arch> <depends> <descriptio
         echo "Maintainer: Burrow developers <burrow@localhost>"
         echo "Installed-Size: $size"
         [[ -n "$depends" ]] && echo "Depends: $depends"
-        [[ "$pkg" == burrow ]] && echo "Recommends: burrow-model-smollm2"
+        [[ "$pkg" == burrow-assistant ]] && echo "Recommends: burrow-model-smollm2"
         echo "Section: devel"
         echo "Priority: optional"
         printf 'Description: %s\n' "$1"
@@ -114,13 +115,13 @@ stage_app_deb() {
     install -m 644 "$HERE/linux/burrow.desktop" "$root/usr/share/applications/burrow.desktop"
     install -m 644 "$HERE/burrow.png" "$root/usr/share/icons/hicolor/256x256/apps/burrow.png"
     # What Qt's xcb platform plugin dlopens from the system, plus glibc and OpenMP.
-    depends="libc6 (>= $(glibc_floor)), libgomp1, libxcb-cursor0, libxkbcommon-x11-0, libxkbcommon0, libxcb-icccm4, libxcb-keysyms1, libxcb-shape0, libxcb-render-util0, libxcb-image0, libxcb-randr0, libxcb-xinerama0, libxcb-xkb1, libx11-xcb1, libegl1, libgl1, libfontconfig1, libfreetype6, libdbus-1-3"
-    write_control "$root" burrow amd64 "$depends" \
+    depends="libc6 (>= $(glibc_floor)), libgomp1, libxcb-cursor0, libxkbcommon-x11-0, libxkbcommon0, libxcb-icccm4, libxcb-keysyms1, libxcb-shape0, libxcb-render-util0, libxcb-image0, libxcb-randr0, libxcb-render0, libxcb-shm0, libxcb-sync1, libxcb-xfixes0, libxcb-util1, libxcb-xkb1, libxcb1, libx11-xcb1, libegl1, libgl1, libfontconfig1, libfreetype6, libdbus-1-3"
+    write_control "$root" burrow-assistant amd64 "$depends" \
         "Offline assistant that answers questions about a private codebase" \
         "Burrow reads a folder you choose with read-only tools and answers with a local" \
         "GGUF model run in-process. Nothing leaves the machine. Install burrow-model-smollm2" \
         "for a default model that works with no network."
-    dpkg-deb --build --root-owner-group -Zxz "$root" "$DIST/burrow_${VERSION}_amd64.deb" >&2
+    dpkg-deb --build --root-owner-group -Zxz -z"${XZ_LEVEL:-6}" "$root" "$DIST/burrow-assistant_${VERSION}_amd64.deb" >&2
 }
 
 stage_model_deb() {
@@ -158,7 +159,7 @@ echo "bundle: $(du -sh "$BUNDLE" | cut -f1) in $BUNDLE" | tee -a "$TIMES" >&2
 [[ $MODE == --bundle-only ]] && exit 0
 timed "app .deb" stage_app_deb
 timed "model .deb" stage_model_deb
-cp "$BUILD/bundle.hash" "$DIST/debs.hash"
+if [[ -f "$BUILD/bundle.hash" ]]; then cp "$BUILD/bundle.hash" "$DIST/debs.hash"; fi
 [[ $MODE == --no-tar ]] && exit 0
 timed "tar.xz (app + model)" tarballs
 ls -l "$DIST" | tee -a "$TIMES" >&2

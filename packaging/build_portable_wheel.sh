@@ -19,6 +19,10 @@ KEY="$VERSION-$(printf '%s' "$FLAGS" | sha256sum | cut -c1-12)"
 WHEEL_DIR="$CACHE_ROOT/wheels/$KEY"
 PY="${PYTHON:-python3}"
 
+mkdir -p "$WHEEL_DIR"
+# One compile at a time per machine: a second caller (a test, make package) waits for the first.
+exec 9> "$WHEEL_DIR/.lock"
+flock 9
 existing=$(ls "$WHEEL_DIR"/llama_cpp_python-*.whl 2>/dev/null | head -1 || true)
 if [[ -n "$existing" ]]; then
     echo "$existing"

@@ -180,6 +180,7 @@ class RunState:
         return calls
 
 
+FIRST_CALL_TOOLS = ("read_file",)
 README_NAMES = ("README.md", "README.rst", "README.txt", "README", "readme.md")
 
 
@@ -211,9 +212,13 @@ def fingerprint_span(executor: Any, span: LineSpan) -> str | None:
 
 def _model_turn(run: RunState, step: int, cancel: threading.Event) -> Iterator[RunEvent]:
     """Stream one model turn (citations checked as text arrives); returns its TurnCompleted."""
-    tools = run.tools if run.settings.weak_model_tools or not run.weak_model else ()
+    policy = run.settings.weak_model_tools if run.weak_model else "offered"
+    tools = () if policy == "off" else run.tools
+    require_tool = policy == "first_call" and not run.seen_calls and run.force_reason is None
+    if require_tool:  # layout and README are in the prompt already: the useful first move is a read
+        tools = tuple(t for t in tools if t["function"]["name"] in FIRST_CALL_TOOLS) or tools
     request = TurnRequest(messages=tuple(run.messages), tools=tools, known_paths=run.known_paths,
-                          force_answer=run.force_reason is not None,
+                          force_answer=run.force_reason is not None, require_tool=require_tool,
                           max_tokens=run.settings.max_answer_tokens, temperature=run.settings.temperature)
     estimated = run.budget.measure(request.messages, request.tools)
     shown = StreamingCitationFilter(run.evidence)
@@ -302,11 +307,11 @@ def _execute_calls(run: RunState, step: int, reply: ParsedReply,
             yield ToolCallRefused(step, call_id, call.name, call.raw_arguments, outcome.content)
             continue
         run.evidence.add(outcome.spans)
-        read_something = read_something or (outcome.ok and bool(outcome.spans))
+        read_something = read_something or outcome.ok
         yield ToolCallCompleted(step, call_id, call.name, outcome.arguments or {}, outcome.ok,
                                 outcome.content, outcome.seconds, outcome.spans)
     if read_something and run.weak_model and run.force_reason is None:
-        run.force_reason = "answered"  # a weak model answers best right after its first good read
+        run.force_reason = "answered"  # a weak model answers best right after its first good call
 
 
 def _answer(run: RunState, text: str) -> Iterator[RunEvent]:

@@ -64,6 +64,7 @@ class TurnRequest:
     tools: tuple[ToolSpec, ...] = ()
     known_paths: tuple[str, ...] = ()  # workspace paths a path argument may take (generic dialect grammar)
     force_answer: bool = False  # no tool calls allowed in this turn
+    require_tool: bool = False  # this turn must be a tool call (like tool_choice="required")
     max_tokens: int = 768
     temperature: float = 0.2
 

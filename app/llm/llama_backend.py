@@ -323,7 +323,8 @@ class LlamaChatModel:
         return not cancel.is_set()
 
     def _grammar(self, request: TurnRequest) -> Any:
-        text = self._dialect.grammar(request.tools, request.known_paths, request.force_answer)
+        text = self._dialect.grammar(request.tools, request.known_paths, request.force_answer,
+                                    request.require_tool)
         if not text:
             return None
         if text not in self._grammars:

@@ -10,6 +10,7 @@ from app.harness import events as ev
 from app.harness import prompts
 from app.harness.loop import run_question
 from app.llm.base import ParsedReply, ParsedToolCall
+from app.llm.dialects import dialect_for_template
 from app.llm.scripted import ScriptedModel
 from app.settings import Settings
 from app.tools.base import LineSpan
@@ -234,8 +235,20 @@ def test_weak_models_get_the_lines_a_search_of_the_question_found(tools):
 
 
 def test_weak_models_are_offered_tools_only_when_the_setting_says_so(tools):
-    for offered in (False, True):
-        settings = Settings(n_threads=1, force_answer_after_read="always", weak_model_tools=offered)
+    for policy, offered, required in (("off", False, False), ("offered", True, False),
+                                      ("first_call", True, True)):
+        settings = Settings(n_threads=1, force_answer_after_read="always", weak_model_tools=policy)
         model = ScriptedModel(["MIT (pyproject.toml:10)."])
         run(model, tools, settings, question="Which license?")
         assert bool(model.requests[0].tools) is offered
+        assert model.requests[0].require_tool is required
+
+
+def test_first_call_policy_requires_a_call_only_until_one_has_run(tools):
+    settings = Settings(n_threads=1, weak_model_tools="first_call")
+    model = ScriptedModel([
+        '<tool_call>\n{"name": "read_file", "arguments": {"path": "README.md"}}\n</tool_call>',
+        "It keeps notes (README.md:1-3).",
+    ], dialect=dialect_for_template(None))
+    run(model, tools, settings, question="What does it do?")
+    assert [r.require_tool for r in model.requests] == [True, False]

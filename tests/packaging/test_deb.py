@@ -43,7 +43,7 @@ def test_app_deb_installs_bundle_launcher_and_desktop_entry(debs: dict[str, Path
 
 
 def test_app_deb_depends_on_what_qt_xcb_needs(debs: dict[str, Path]) -> None:
-    assert _field(debs["app"], "Package") == "burrow"
+    assert _field(debs["app"], "Package") == "burrow-assistant"
     assert _field(debs["app"], "Architecture") == "amd64"
     assert XCB_DEPENDS <= _depends(debs["app"])
     assert "burrow-model-smollm2" in _field(debs["app"], "Recommends")

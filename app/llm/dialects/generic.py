@@ -124,8 +124,10 @@ class GenericDialect(TemplateDialect):
         return "" if shown.startswith(tuple(CALL_STARTS)) else shown
 
     def grammar(self, tools: Sequence[ToolSpec], known_paths: Sequence[str] = (),
-                force_answer: bool = False, messages: Sequence[Message] | None = None) -> str | None:
-        """One call or an answer. A file the conversation already read whole (a call with only
+                force_answer: bool = False, require_tool: bool = False,
+                messages: Sequence[Message] | None = None) -> str | None:
+        """One call or an answer (only a call when require_tool and a call is possible).
+        A file the conversation already read whole (a call with only
         a path) is not offered again: small models otherwise repeat that call forever.
         `messages` defaults to the conversation of the last render() of a turn's prompt
         (add_generation_prompt=True)."""
@@ -145,7 +147,8 @@ class GenericDialect(TemplateDialect):
         if not calls:
             return f"root ::= answer\n{answer}\n"
         rules.append("call ::= " + " | ".join(f"({c})" for c in calls))
-        return "root ::= call | answer\n" + "\n".join(rules) + BASE_RULES
+        root = "root ::= call\n" if require_tool else "root ::= call | answer\n"
+        return root + "\n".join(rules) + BASE_RULES
 
 
 def _requires_path(fn: dict[str, Any]) -> bool:
