@@ -115,10 +115,16 @@ def verify_answer(text: str, evidence: Evidence) -> tuple[str, tuple[LineSpan, .
 
 
 def tidy(text: str) -> str:
-    """Remove brackets and separators left empty where a citation was cut out."""
-    text = re.sub(r"\(\s*[,;]?\s*\)|\[\s*[,;]?\s*\]|``", "", text)
+    """Remove brackets and separators left empty where a citation was cut out (prose only:
+    fenced code keeps its fences and indentation)."""
+    parts = re.split(r"(```.*?(?:```|$))", text, flags=re.DOTALL)
+    return "".join(part if part.startswith("```") else _tidy_prose(part) for part in parts).strip()
+
+
+def _tidy_prose(text: str) -> str:
+    text = re.sub(r"\(\s*[,;]?\s*\)|\[\s*[,;]?\s*\]|(?<!`)``(?!`)", "", text)
     text = re.sub(r"[ \t]+([.,;:])", r"\1", text)
-    return re.sub(r"[ \t]{2,}", " ", text).strip()
+    return re.sub(r"(?<=\S)[ \t]{2,}", " ", text)
 
 
 class StreamingCitationFilter:
