@@ -18,6 +18,7 @@ VENV="$BUILD/venv"
 BUNDLE="$BUILD/pyi-dist/burrow"
 MODEL_FILE="SmolLM2-135M-Instruct.Q4_1.gguf"
 MODE="${1:-all}"   # all | --bundle-only | --no-tar | --package-only
+case "$MODE" in all|--bundle-only|--no-tar|--package-only) ;; *) echo "usage: $0 [--bundle-only|--no-tar|--package-only]" >&2; exit 2 ;; esac
 
 cd "$ROOT"
 mkdir -p "$BUILD" "$DIST"

@@ -160,12 +160,21 @@ def describe_header(header: GGUFHeader, source: str = "") -> ModelInfo:
     except Exception:  # a template we cannot read still leaves the model listable
         dialect = "unknown"
     return ModelInfo(
-        path=str(path), name=header.name, size_bytes=path.stat().st_size,
+        path=str(path), name=_catalog_name(path) or header.name, size_bytes=path.stat().st_size,
         architecture=header.architecture, parameters=header.parameters,
         quantization=header.quantization, context_length=header.context_length,
         chat_template=header.chat_template, dialect=dialect, source=source,
         extra={"gguf_version": header.version, "tensors": header.tensor_count},
     )
+
+
+def _catalog_name(path: Path) -> str:
+    """The catalog's friendly name for a file it lists ("SmolLM2 135M Instruct (Q4_1)")."""
+    try:
+        entries = load_catalog().models
+    except ModelLoadError:
+        return ""
+    return next((e.name for e in entries if e.file == path.name), "")
 
 
 def describe_model(path: str | Path, source: str = "") -> ModelInfo:

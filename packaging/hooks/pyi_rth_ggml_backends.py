@@ -42,7 +42,7 @@ def _load_backends(lib_dir, backend_dir, verbose):
     ggml.ggml_log_set(keep, None)  # ggml_log_set lives in libggml-base, reached through libggml
     ggml.ggml_backend_load_all_from_path.argtypes = [ctypes.c_char_p]
     ggml.ggml_backend_load_all_from_path(str(backend_dir).encode())
-    ggml.ggml_log_set(None, None)
+    ggml.ggml_log_set(_LOG_CALLBACK(), None)  # a NULL callback restores ggml's default logger
     os.environ["BURROW_GGML_LOADED"] = "".join(ln for ln in lines if "loaded" in ln).strip()
     if verbose:
         sys.stderr.write("".join(lines))
@@ -62,7 +62,7 @@ def _main():
     try:
         _load_backends(bundle / "llama_cpp" / "lib", backend_dir,
                        os.environ.get("BURROW_GGML_VERBOSE") == "1")
-    except (OSError, AttributeError) as exc:
+    except (OSError, AttributeError, ctypes.ArgumentError) as exc:
         # The app still starts; loading a model then reports "no backends", which names the cause.
         sys.stderr.write(f"burrow: could not load ggml CPU backends from {backend_dir}: {exc}\n")
 

@@ -99,11 +99,9 @@ class CallOnlyDialect(GenericDialect):
     path end to end its first turn may only be a call; rendering and parsing are the real ones.
     """
 
-    def grammar(self, tools, known_paths=(), force_answer=False):
-        text = super().grammar(tools, known_paths, force_answer)
-        if tools and not force_answer:
-            text = text.replace("root ::= call | answer", "root ::= call", 1)
-        return text
+    def grammar(self, tools, known_paths=(), force_answer=False, require_tool=False, messages=None):
+        return super().grammar(tools, known_paths, force_answer,
+                               require_tool=bool(tools) and not force_answer, messages=messages)
 
 
 @pytest.fixture(scope="module")
