@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -64,7 +64,7 @@ def launch(options: LaunchOptions) -> int:
         return 2
     window.show()
     monitor = StallMonitor(window) if options.timing or options.smoke_question else None
-    QTimer.singleShot(0, lambda: _on_window_shown(window, options))
+    AfterFirstPaint(window, lambda: _on_window_shown(window, options)).arm()
     if monitor is not None:
         _watch_runs(window, monitor, options)
     if options.smoke_question:
@@ -72,8 +72,42 @@ def launch(options: LaunchOptions) -> int:
     return app.exec()
 
 
+class AfterFirstPaint(QObject):
+    """Calls `then` on the event-loop turn after the window's first Expose (the window is painted).
+
+    A 0 ms timer armed right after show() fires before the platform exposes the window, so any
+    work it starts would delay the first paint. A fallback timer covers a window that is never
+    exposed (started minimized, or on another virtual desktop).
+    """
+
+    FALLBACK_MS = 1500
+
+    def __init__(self, window, then) -> None:
+        super().__init__(window)
+        self._window, self._then, self._done = window, then, False
+
+    def arm(self) -> None:
+        handle = self._window.windowHandle()
+        if handle is None or handle.isExposed():
+            QTimer.singleShot(0, self._fire)
+            return
+        handle.installEventFilter(self)
+        QTimer.singleShot(self.FALLBACK_MS, self._fire)
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.Expose and obj.isExposed():
+            obj.removeEventFilter(self)
+            QTimer.singleShot(0, self._fire)  # after the paint this Expose triggers
+        return False
+
+    def _fire(self) -> None:
+        if not self._done:
+            self._done = True
+            self._then()
+
+
 def _on_window_shown(window: MainWindow, options: LaunchOptions) -> None:
-    """First event-loop turn after show(): the window is on screen; now do the slow parts."""
+    """First event-loop turn after the first paint: the window is on screen; now the slow parts."""
     if options.timing:
         emit_json({"event": "window_shown", "seconds_since_command": round(
             time.perf_counter() - options.started_at, 3), "seconds_since_process_start":

@@ -55,6 +55,7 @@ class MainWindow(QMainWindow):
         self._initial_model = initial_model
         self.loading_model = False
         self._remember_path: str | None = None
+        self._discovery_pending = False  # set by start_background, cleared when discovery starts
         self.setWindowTitle("Burrow")
         self.setAccessibleName("Burrow")
         self.resize(1280, 720)
@@ -201,8 +202,13 @@ class MainWindow(QMainWindow):
 
     # models ------------------------------------------------------------------------------
     def start_background(self) -> None:
-        """After the window shows: find models on disk and load the chosen one."""
-        self._in_background(self.controller.discover_models, self._on_models_found, lambda msg: None)
+        """After the window has painted: load the chosen model, then find other models on disk.
+
+        The renderer warm-up runs beside the load (the first answer needs it, and the load spends
+        most of its time in llama.cpp without the GIL); discovery waits until the model is loaded
+        and no run is streaming, so neither competes with the UI thread when it matters.
+        """
+        self._discovery_pending = True
         self._in_background(render.warm_up, lambda _html: None, lambda _msg: None)
         first = self._initial_model or self.controller.settings.model_path
         try:
@@ -210,8 +216,23 @@ class MainWindow(QMainWindow):
         except BurrowError as exc:
             self.model_picker.set_state(f"No model: {exc}")
             self.dialogs.error("No model", str(exc))
+            self._discover_when_idle()
             return
         self.load_model(first)
+
+    def _discover_when_idle(self) -> None:
+        """Start discovery once: now if no run holds the UI's attention, else after that run."""
+        if not self._discovery_pending:
+            return
+        if self.controller.running:
+            self.runFinished.connect(self._discover_after_run)
+            return
+        self._discovery_pending = False
+        self._in_background(self.controller.discover_models, self._on_models_found, lambda msg: None)
+
+    def _discover_after_run(self, _stop: object) -> None:
+        self.runFinished.disconnect(self._discover_after_run)
+        self._discover_when_idle()
 
     def _on_models_found(self, models: list) -> None:
         current = self.model_picker.current_path()
@@ -227,27 +248,29 @@ class MainWindow(QMainWindow):
             self.show_notice("Stop the current answer before switching models.")
             return
         self._remember_path = path if remember else None
-        self._ensure_listed(path)
+        needs_details = self._ensure_listed(path)
         self.loading_model = True
         self.model_picker.set_state(f"Loading {Path(path).name}…")
         self.runs.update_buttons()
-        self._in_background(lambda: self.controller.load_model(Path(path)),
+        self._in_background(lambda: _describe_and_load(self.controller, path, needs_details),
                             self._on_model_loaded, self._on_model_failed)
 
-    def _ensure_listed(self, path: str) -> None:
-        if self.model_picker.combo.findData(path) < 0:
+    def _ensure_listed(self, path: str) -> bool:
+        """List `path` by its file name at once (reading the GGUF header is left to the loading
+        thread); True when the entry still needs its details."""
+        listed = self.model_picker.combo.findData(path) >= 0
+        if not listed:
             from app.llm.base import ModelInfo
 
-            try:
-                from app.llm.catalog import describe_model
-
-                info = describe_model(path, "user")
-            except (BurrowError, OSError):
-                info = ModelInfo(path=path, name=Path(path).name, size_bytes=0, source="user")
-            self.model_picker.add_model(info)
+            self.model_picker.add_model(ModelInfo(path=path, name=Path(path).name,
+                                                  size_bytes=_file_size(path), source="user"))
         self.model_picker.select(path)
+        return not listed
 
-    def _on_model_loaded(self, model: object) -> None:
+    def _on_model_loaded(self, loaded: tuple) -> None:
+        info, model = loaded
+        if info is not None:
+            self.model_picker.add_model(info)  # replaces the file-name placeholder
         name = getattr(model, "name", "model")
         dialect = getattr(model, "dialect_name", "")
         self.loading_model = False
@@ -259,6 +282,7 @@ class MainWindow(QMainWindow):
         self.model_picker.set_state(f"Ready: {name}" + (f" (dialect {dialect})" if dialect else ""))
         self.runs.update_buttons()
         self.modelLoaded.emit(name)
+        self._discover_when_idle()
 
     def _on_model_failed(self, message: str) -> None:
         self.loading_model = False
@@ -267,6 +291,7 @@ class MainWindow(QMainWindow):
         self.runs.update_buttons()
         self.dialogs.error("The model could not be loaded", message)
         self.modelFailed.emit(message)
+        self._discover_when_idle()
 
     def _on_model_picker_addRequested(self) -> None:
         path = self.dialogs.choose_model_file()
@@ -315,6 +340,26 @@ class MainWindow(QMainWindow):
         for worker in list(self._threads):
             worker.wait()  # loads and discovery are bounded; a thread must not outlive its window
         super().closeEvent(event)
+
+
+def _file_size(path: str) -> int:
+    try:
+        return Path(path).stat().st_size
+    except OSError:
+        return 0
+
+
+def _describe_and_load(controller: SessionController, path: str, describe: bool) -> tuple:
+    """(ModelInfo or None, model), on a worker thread: the header parse never blocks the UI."""
+    info = None
+    if describe:
+        from app.llm.catalog import describe_model
+
+        try:
+            info = describe_model(path, "user")
+        except (BurrowError, OSError):
+            info = None  # the load below reports what is wrong with the file
+    return info, controller.load_model(Path(path))
 
 
 def _row(*widgets_and_stretch) -> QHBoxLayout:

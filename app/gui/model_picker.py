@@ -69,9 +69,13 @@ class ModelPicker(QWidget):
         self.combo.blockSignals(False)
 
     def add_model(self, info: ModelInfo) -> None:
-        if self.combo.findData(info.path) < 0:
-            self.combo.addItem(describe(info), info.path)
-            self.combo.setItemData(self.combo.count() - 1, info.path, 3)  # tooltip: full path
+        """Add a model, or refresh the label of one already listed (e.g. a file-name placeholder)."""
+        index = self.combo.findData(info.path)
+        if index >= 0:
+            self.combo.setItemText(index, describe(info))
+            return
+        self.combo.addItem(describe(info), info.path)
+        self.combo.setItemData(self.combo.count() - 1, info.path, 3)  # tooltip: full path
 
     def select(self, path: str) -> None:
         index = self.combo.findData(path)

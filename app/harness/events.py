@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 from app.llm.base import Usage
 from app.tools.base import LineSpan
@@ -101,15 +101,15 @@ class RunStopped:
 
 STOP_REASONS = ("answered", "step_budget", "repeated_call", "cancelled", "context_budget", "model_error")
 
-RunEvent = Union[
-    RunStarted,
-    PromptRendered,
-    ModelTextStreamed,
-    ModelTurnFinished,
-    ToolCallProposed,
-    ToolCallRefused,
-    ToolCallCompleted,
-    ContextElided,
-    AnswerCompleted,
-    RunStopped,
-]
+RunEvent = (
+    RunStarted
+    | PromptRendered
+    | ModelTextStreamed
+    | ModelTurnFinished
+    | ToolCallProposed
+    | ToolCallRefused
+    | ToolCallCompleted
+    | ContextElided
+    | AnswerCompleted
+    | RunStopped
+)

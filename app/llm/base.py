@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Union, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 Message = dict[str, Any]  # {"role": ..., "content": ..., "tool_calls"?: [...], "tool_call_id"?: ...}
 ToolSpec = dict[str, Any]  # {"type": "function", "function": {"name", "description", "parameters"}}
@@ -85,7 +85,10 @@ class TurnCompleted:
     stop_reason: str = "stop"  # stop | length | cancelled
 
 
-ModelEvent = Union[TextDelta, TurnCompleted]
+ModelEvent = (
+    TextDelta
+    | TurnCompleted
+)
 
 
 @dataclass(frozen=True)

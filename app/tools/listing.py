@@ -7,9 +7,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.errors import PathRefusedError, ToolExecutionError
 from app.tools.base import ToolOutput
 from app.tools.calls_text import call_text, cut_note
+from app.tools.rg_files import FileScan, scan_files
 from app.workspace import Entry, Listing, Workspace, human_size
 from app.workspace.ignore import glob_regex
 from app.workspace.lexical import has_control_chars
+from app.workspace.values import HIDDEN_REASONS
 
 MAX_DEPTH = 6
 
@@ -67,24 +69,40 @@ def find_files(ws: Workspace, args: FindFilesArgs) -> ToolOutput:
         offset: skip this many matches.
     """
     regex = _pattern_regex(args.pattern)
-    listing = ws.list_tree(".", depth=10_000, files_only=True)
-    on_name = "/" not in args.pattern.strip("/")
-    matched = [e for e in listing.entries if regex.match(e.name if on_name else e.rel)]
-    text_files = [e for e in matched if not _is_binary(ws, e)]
-    binary = len(matched) - len(text_files)
     cap = ws.settings.find_max_results
+    # Paths rg may report; it grows with the offset, so each next call reaches further into a huge tree.
+    want = args.offset + ws.settings.walk_max_entries + 1
+    scan = scan_files(ws, args.pattern.strip("/"), regex, want)
+    text_files = [f for f in scan.files if not f.binary]
+    binary = len(scan.files) - len(text_files)
     page = text_files[args.offset:args.offset + cap]
     lines = [f"{len(text_files)} files match {args.pattern!r}" + (":" if page else ".")]
-    lines += [f"{e.rel}  ({human_size(e.size)})" for e in page]
+    lines += [f"{f.rel}  ({human_size(f.size)})" for f in page]
     if binary:
         lines.append(f"skipped: {binary} binary files that match")
-    lines += _hidden_lines(listing, walking=True)
-    if args.offset + len(page) < len(text_files):
-        lines.append(cut_note(f"showed matches {args.offset + 1}-{args.offset + len(page)} of {len(text_files)}",
-                              call_text("find_files", pattern=args.pattern, offset=args.offset + len(page))))
-    elif not text_files:
+    lines += _scan_notes(scan)
+    end = args.offset + len(page)
+    if end < len(text_files) or (scan.more and page):
+        shown = f"showed matches {args.offset + 1}-{end} of {len(text_files)}" + ("+" if scan.more else "")
+        lines.append(cut_note(shown, call_text("find_files", pattern=args.pattern, offset=end)))
+    elif not text_files and not scan.more:
         lines.append("Hint: a pattern without '/' matches file names anywhere, e.g. '*.py' or 'main.*'.")
     return ToolOutput("\n".join(lines))
+
+
+def _scan_notes(scan: FileScan) -> list[str]:
+    notes: list[str] = []
+    if scan.unprintable:
+        notes.append(f"while walking, hidden: {scan.unprintable} {HIDDEN_REASONS['unprintable']}")
+    if scan.refused:
+        notes.append(f"left out: {scan.refused} matching files refused by the workspace rules")
+    if scan.more:
+        notes.append(f"[cut: the walk stopped after {scan.seen} files (the walk_max_entries setting), so more "
+                     "files may match than counted; narrow the pattern, e.g. 'src/**/*.py']")
+    if scan.timed_out:
+        notes.append("[cut: the listing ran out of time; matches so far are shown. Narrow the pattern, "
+                     "e.g. 'src/**/*.py']")
+    return notes
 
 
 def _pattern_regex(pattern: str):

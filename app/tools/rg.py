@@ -48,8 +48,12 @@ class RgRun:
     more: bool = False  # stopped because enough lines came: rg had more to say
 
 
-def run_rg(argv: list[str], root_fd: int, fallback_cwd: Path, timeout_s: float, want_lines: int) -> RgRun:
-    """Run rg inside the held root folder; stop at `want_lines` output lines or at the deadline."""
+def run_rg(argv: list[str], root_fd: int, fallback_cwd: Path, timeout_s: float, want_lines: int,
+           sep: bytes = b"\n") -> RgRun:
+    """Run rg inside the held root folder; stop at `want_lines` output records or at the deadline.
+
+    `sep` splits records: b"\0" with `rg --null --files`, where a file name may hold a newline.
+    """
     proc_dir = f"/proc/self/fd/{root_fd}"
     # The child chdirs through its own copy of our root descriptor, so a renamed or swapped
     # workspace path cannot redirect the search.
@@ -58,7 +62,7 @@ def run_rg(argv: list[str], root_fd: int, fallback_cwd: Path, timeout_s: float, 
     proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, pass_fds=(root_fd,) if cwd == proc_dir else ())
     try:
-        lines, stderr, timed_out = _collect(proc, time.monotonic() + timeout_s, want_lines)
+        lines, stderr, timed_out = _collect(proc, time.monotonic() + timeout_s, want_lines, sep)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -70,7 +74,8 @@ def run_rg(argv: list[str], root_fd: int, fallback_cwd: Path, timeout_s: float, 
                  more=len(lines) >= want_lines)
 
 
-def _collect(proc: subprocess.Popen, deadline: float, want_lines: int) -> tuple[list[bytes], str, bool]:
+def _collect(proc: subprocess.Popen, deadline: float, want_lines: int,
+             sep: bytes) -> tuple[list[bytes], str, bool]:
     lines: list[bytes] = []
     partial = b""
     err = b""
@@ -88,7 +93,7 @@ def _collect(proc: subprocess.Popen, deadline: float, want_lines: int) -> tuple[
                 elif key.fileobj is proc.stderr:
                     err = (err + chunk)[:4096]
                 else:
-                    *done, partial = (partial + chunk).split(b"\n")
+                    *done, partial = (partial + chunk).split(sep)
                     lines.extend(done)
     if partial and len(lines) < want_lines:
         lines.append(partial)

@@ -75,10 +75,17 @@ def _argv(ws: Workspace, args: SearchTextArgs, rel: str, per_file: int) -> list[
     if not s.respect_gitignore:
         argv.append("--no-ignore")
     if args.glob:
-        argv.append(f"--glob={args.glob}")
+        argv += _glob_args(args.glob)
     argv += ["--fixed-strings"] if args.fixed_strings else []
     argv += ["--ignore-case"] if args.ignore_case else []
     return [*argv, "-e", args.pattern, "--", rel]
+
+
+def _glob_args(glob: str) -> list[str]:
+    """A name glob becomes a file type: rg lets --glob override .gitignore, a type filter does not."""
+    if "/" in glob or ":" in glob or glob.startswith("!"):
+        return [f"--glob={glob}"]  # path globs have no type form; rg then also searches ignored files
+    return [f"--type-add=burrowglob:{glob}", "--type=burrowglob"]
 
 
 def _check_searchable(ws: Workspace, rel: str) -> None:

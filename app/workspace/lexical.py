@@ -13,11 +13,12 @@ from app.errors import PathRefusedError
 # A segment longer than NAME_MAX cannot exist on Linux/macOS; refusing early gives a clearer message.
 MAX_SEGMENT_BYTES = 255
 _DRIVE = re.compile(r"^[A-Za-z]:")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 
 
 def has_control_chars(text: str) -> bool:
     """C0, DEL and C1 control characters: they can fake line breaks or terminal escapes in output."""
-    return any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in text)
+    return _CONTROL.search(text) is not None
 
 
 def split_relative(path: str, max_chars: int) -> tuple[str, ...]:

@@ -80,6 +80,8 @@ def test_bundle_runs_on_a_lower_cpu_variant(bundle: Path, tmp_path: Path) -> Non
 
 def test_bundle_says_so_when_no_model_is_installed(bundle: Path, tmp_path: Path) -> None:
     """First start without the model package: a clear message naming where it looked, no crash."""
+    if Path("/opt/burrow-model").is_dir():
+        pytest.skip("the model package is installed on this machine")
     env = bundle_env(tmp_path / "empty-home")
     result = _run(bundle, ["ask", "--workspace", str(FIXTURE), "hello"], env)
     assert result.returncode == 3, result.stderr

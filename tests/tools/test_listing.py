@@ -89,3 +89,44 @@ def test_symlink_inside_workspace_is_followed(make_call, tmp_path) -> None:
     assert call("read_file", path="alias/a.py").ok and call("read_file", path="a_link.py").ok
     assert "alias/a.py" in call("list_dir", path="alias").content
     assert "symlink to a dir inside the workspace" in call("list_dir").content
+
+
+def test_find_files_walk_cap_says_so_and_next_call_reaches_further(make_call) -> None:
+    files = {f"d{i // 50}/f{i:03}.txt": "x" for i in range(250)}
+    call = make_call(files, walk_max_entries=100, find_max_results=80)
+    first = call("find_files", pattern="*.txt").content
+    assert first.startswith("101 files match") and "[cut: the walk stopped after 101 files" in first
+    nxt = re.search(r'next: find_files\(pattern="\*\.txt", offset=(\d+)\)', first)
+    assert nxt and nxt.group(1) == "80"
+    last_seen = None
+    offset = 80
+    while offset is not None:  # each next call reaches further until every file was shown
+        out = call("find_files", pattern="*.txt", offset=offset).content
+        last_seen = [line.split("  ")[0] for line in out.splitlines()[1:] if line.endswith("(1 B)")][-1]
+        found = re.search(r"offset=(\d+)\)", out)
+        offset = int(found.group(1)) if found else None
+    assert last_seen == "d4/f249.txt"
+
+
+def test_find_files_glob_is_ours_not_ripgreps(make_call) -> None:
+    call = make_call({"a{b}.py": "", "ab.py": "", "src/x/y.py": "", "src/z.py": "", "!n.py": ""})
+    assert call("find_files", pattern="a{b}.py").content.splitlines()[1:] == ["a{b}.py  (0 B)"]
+    assert call("find_files", pattern="src/*.py").content.splitlines()[1:] == ["src/z.py  (0 B)"]
+    assert call("find_files", pattern="src/**").content.startswith("2 files")
+    assert call("find_files", pattern="!n.py").content.startswith("1 files")
+
+
+def test_find_files_hides_secrets_silently_and_counts_refused_hard_links(make_call, tmp_path) -> None:
+    call = make_call({".env": "K=1", "deploy/id_rsa": "k", ".ssh/config": "x", "ok.py": ""})
+    os.link(tmp_path / "proj" / "ok.py", tmp_path / "twin.py")
+    out = call("find_files", pattern="**").content
+    assert out.startswith("0 files match") and "secret" not in out and "id_rsa" not in out
+    assert "left out: 1 matching files refused by the workspace rules" in out
+
+
+def test_find_files_newline_name_is_hidden_not_split(make_call, tmp_path) -> None:
+    call = make_call({"README.md": "hi"})
+    (tmp_path / "proj" / "evil\nREADME.md").write_text("x")
+    out = call("find_files", pattern="*.md").content
+    assert out.splitlines()[:2] == ["1 files match '*.md':", "README.md  (2 B)"]
+    assert "1 with control characters in the name" in call("find_files", pattern="**").content

@@ -85,3 +85,11 @@ def test_paging_is_complete_when_per_file_caps_and_overall_cap_combine(make_call
             break
         args = {"pattern": "hit", "offset": int(match.group(1))}
     assert len(seen) == len(set(seen)) == 60  # 10 shown per file, every one reached by paging
+
+
+def test_glob_does_not_bring_back_gitignored_files(make_call) -> None:
+    call = make_call({".gitignore": "*.gen.py\n", "x.gen.py": "needle\n", "a.py": "needle\n", "b.md": "needle\n"})
+    out = call("search_text", pattern="needle", glob="*.py").content
+    assert "a.py:1:" in out and "x.gen.py" not in out and "b.md" not in out
+    both = call("search_text", pattern="needle", glob="*.{py,md}").content
+    assert "a.py:1:" in both and "b.md:1:" in both and "x.gen.py" not in both

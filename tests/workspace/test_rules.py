@@ -97,3 +97,25 @@ def test_root_is_held_by_descriptor_not_by_name(tmp_path: Path) -> None:
         root.mkdir()
         (root / "a.txt").write_text("impostor\n")
         assert ws.read_text("a.txt").text == "original\n"
+
+
+def test_compiled_secret_regex_agrees_with_fnmatch() -> None:
+    import fnmatch
+    import random
+
+    from app.workspace import secrets
+
+    def by_fnmatch(rel: str) -> bool:
+        low = rel.lower()
+        name = low.rsplit("/", 1)[-1]
+        return (any(fnmatch.fnmatchcase(name, p) for p in secrets.SECRET_NAME_PATTERNS)
+                or any(fnmatch.fnmatchcase(low, p) for p in secrets.SECRET_PATH_PATTERNS))
+
+    atoms = [".env", "id_rsa", "x", ".pem", "/", ".ssh", ".git", "config", "Key", "credentials", ".JSON",
+             "client_secret", ".aws", "known_hosts", ".tfstate", ".backup", ".", "\n", "_sk", ".pub"]
+    rng = random.Random(7)
+    rule = SecretsRule()
+    for _ in range(20000):
+        rel = "".join(rng.choice(atoms) for _ in range(rng.randrange(1, 5)))
+        if not rel.lower().endswith(".pub"):
+            assert rule.matches(rel) == by_fnmatch(rel), rel
