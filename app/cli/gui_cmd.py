@@ -43,21 +43,9 @@ def run(args: argparse.Namespace) -> int:
                   "  python -m app ask --workspace DIR \"your question\"", file=sys.stderr)
             return 2
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    _import_pure_modules_first()
     from app.gui.app import LaunchOptions, launch
 
     return launch(LaunchOptions(workspace=args.workspace, model=args.model,
                                 smoke_question=args.smoke_question, timing=args.timing,
                                 started_at=started))
 
-
-def _import_pure_modules_first() -> None:
-    """Import the window's Qt-free modules (settings with pydantic, events, rendering) before Qt.
-
-    Once PySide6 is imported, its feature hook reads the source of every module imported after it
-    (inspect.getsource, to look for `from __feature__`); about 150 modules come in with pydantic,
-    and doing them first takes 0.05-0.15 s off the time to the first window.
-    """
-    import app.gui.render  # noqa: F401
-    import app.gui.session  # noqa: F401
-    import app.harness.events  # noqa: F401

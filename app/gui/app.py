@@ -18,7 +18,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from app.gui.main_window import MainWindow
-from app.gui.session import SessionController
+from app.gui.session import SessionController, peek_theme
 from app.gui.theme import apply_theme
 from app.gui.workers import StallMonitor
 from app.harness.events import ToolCallCompleted
@@ -57,11 +57,8 @@ def launch(options: LaunchOptions) -> int:
     app.setApplicationName("Burrow")
     app.setWindowIcon(QIcon(str(project_root() / "app" / "gui" / "resources" / "burrow.svg")))
     controller = SessionController(app_paths())
-    window = MainWindow(controller, initial_model=options.model)
-    window.dark = window.chat.dark = apply_theme(app, controller.settings.theme)
-    if options.workspace and not window.set_workspace(options.workspace) and options.smoke_question:
-        emit_json({"error": window.notice.text()})
-        return 2
+    window = MainWindow(controller, initial_model=options.model, settings_later=True)
+    window.dark = window.chat.dark = apply_theme(app, peek_theme(controller.paths.settings_file))
     window.show()
     monitor = StallMonitor(window) if options.timing or options.smoke_question else None
     AfterFirstPaint(window, lambda: _on_window_shown(window, options)).arm()
@@ -112,7 +109,23 @@ def _on_window_shown(window: MainWindow, options: LaunchOptions) -> None:
         emit_json({"event": "window_shown", "seconds_since_command": round(
             time.perf_counter() - options.started_at, 3), "seconds_since_process_start":
             _round(seconds_since_process_start()), "wall_time": round(time.time(), 3)})
+    if not _adopt_settings_and_workspace(window, options):
+        return
     window.start_background()
+
+
+def _adopt_settings_and_workspace(window: MainWindow, options: LaunchOptions) -> bool:
+    """What waited for the first paint: the settings (pydantic), the theme they name, and the
+    workspace (it writes the recent list and reads the history). False when the smoke run ends."""
+    window.adopt_settings()
+    theme = window.controller.settings.theme
+    if theme != peek_theme(window.controller.paths.settings_file):  # e.g. a broken file was reset
+        window.dark = window.chat.dark = apply_theme(QApplication.instance(), theme)
+    if options.workspace and not window.set_workspace(options.workspace) and options.smoke_question:
+        emit_json({"error": window.notice.text()})
+        QApplication.instance().exit(2)
+        return False
+    return True
 
 
 def _round(value: float | None) -> float | None:

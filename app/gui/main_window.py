@@ -45,7 +45,8 @@ class MainWindow(QMainWindow):
     workspaceChanged = Signal(str)
 
     def __init__(self, controller: SessionController, dialogs: Dialogs | None = None,
-                 initial_model: str | None = None) -> None:
+                 initial_model: str | None = None, settings_later: bool = False) -> None:
+        """`settings_later`: the caller calls adopt_settings() once the window has painted."""
         super().__init__()
         self.controller = controller
         self.dialogs = dialogs or Dialogs(self)
@@ -64,8 +65,13 @@ class MainWindow(QMainWindow):
         self.runs = RunPresenter(self)
         self._connect()
         self.refresh_recent()
-        if controller.settings_notice:
-            self.show_notice(controller.settings_notice)
+        if not settings_later:
+            self.adopt_settings()
+
+    def adopt_settings(self) -> None:
+        """Load the settings (pydantic) and say so if a broken file was set aside."""
+        if self.controller.settings_notice:
+            self.show_notice(self.controller.settings_notice)
 
     # layout ------------------------------------------------------------------------------
     def _build(self) -> None:

@@ -13,10 +13,15 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.errors import BurrowError, SettingsError, WorkspaceError
 from app.paths import AppPaths
-from app.settings import Settings, atomic_write_text, load_settings, save_settings, update_settings
+
+if TYPE_CHECKING:  # app.settings brings pydantic (~0.1 s): loaded on first use, after the window shows
+    from app.settings import Settings
+
+THEMES = ("system", "light", "dark")
 
 MAX_RECENT = 8
 
@@ -53,6 +58,8 @@ class SettingsLoad:
 
 def load_settings_with_notice(path: Path) -> SettingsLoad:
     """load_settings, plus a sentence for the user when it fell back to defaults."""
+    from app.settings import load_settings
+
     existed = path.exists()
     settings = load_settings(path)
     if existed and not path.exists():
@@ -81,13 +88,25 @@ class RecentWorkspaces:
         return [Path(p) for p in items if isinstance(p, str) and Path(p).is_dir()]
 
     def add(self, folder: Path) -> list[Path]:
+        from app.settings import atomic_write_text
+
         items = [folder] + [p for p in self.load() if p != folder]
         items = items[: self._limit]
         atomic_write_text(self._file, json.dumps([str(p) for p in items], indent=1))
         return items
 
 
-ModelLoader = Callable[[Path, Settings], object]
+ModelLoader = Callable[[Path, "Settings"], object]
+
+
+def peek_theme(path: Path) -> str:
+    """The saved theme, read without pydantic so the first paint has the right colours; "system"
+    for anything the Settings model would not accept (it decides, once loaded)."""
+    try:
+        theme = json.loads(path.read_text(encoding="utf-8")).get("theme")
+    except (OSError, ValueError, AttributeError):
+        return "system"
+    return theme if theme in THEMES else "system"
 
 
 def default_model_loader(path: Path, settings: Settings) -> object:
@@ -104,9 +123,8 @@ class SessionController:
                  model_loader: ModelLoader = default_model_loader,
                  models_home: Path | None = None) -> None:
         self.paths = paths.ensure()
-        loaded = load_settings_with_notice(paths.settings_file)
-        self.settings = settings or loaded.settings
-        self.settings_notice = "" if settings else loaded.notice
+        self._settings = settings
+        self._settings_notice = ""
         self.recent = RecentWorkspaces(paths.recent_file)
         self.workspace: Path | None = None
         self.model: object | None = None
@@ -122,8 +140,28 @@ class SessionController:
         return folder
 
     # settings ------------------------------------------------------------------------------
+    @property
+    def settings(self) -> Settings:
+        """Loaded on first use, so the window can paint before pydantic is imported."""
+        if self._settings is None:
+            loaded = load_settings_with_notice(self.paths.settings_file)
+            self._settings, self._settings_notice = loaded.settings, loaded.notice
+        return self._settings
+
+    @settings.setter
+    def settings(self, value: Settings) -> None:
+        self._settings = value
+
+    @property
+    def settings_notice(self) -> str:
+        """Non-empty when a broken settings file was set aside (loads the settings)."""
+        self.settings  # noqa: B018 (the load sets the notice)
+        return self._settings_notice
+
     def apply_settings(self, **changes: object) -> Settings:
         """Validate, save and adopt changes; SettingsError names the refused value."""
+        from app.settings import save_settings, update_settings
+
         new = update_settings(self.settings, **changes)
         try:
             save_settings(new, self.paths.settings_file)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -18,9 +19,11 @@ from PySide6.QtWidgets import (
 )
 
 from app.errors import SettingsError
-from app.settings import Settings
 
-SettingsApplier = Callable[..., Settings]  # (**changes) -> saved Settings; raises SettingsError
+if TYPE_CHECKING:  # pydantic loads after the window shows (see app.gui.session)
+    from app.settings import Settings
+
+SettingsApplier = Callable[..., "Settings"]  # (**changes) -> saved Settings; raises SettingsError
 
 
 def _spin(value: int, accessible: str, maximum: int = 10_000_000) -> QSpinBox:
