@@ -4,6 +4,7 @@ question box on the right. All work happens on worker threads; this class only w
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -29,12 +30,14 @@ from app.gui.history import HistoryPanel
 from app.gui.model_picker import ModelPicker
 from app.gui.runs import RunPresenter
 from app.gui.session import SessionController
-from app.gui.settings_dialog import SettingsDialog
 from app.gui.theme import apply_theme
-from app.gui.viewer import FileViewer
 from app.gui.widgets import ActivityPanel, DropZone, QuestionEdit
 from app.gui.workers import BackgroundCall
 from app.tools.base import LineSpan
+
+if TYPE_CHECKING:  # imported when first opened: not needed to paint the window
+    from app.gui.settings_dialog import SettingsDialog
+    from app.gui.viewer import FileViewer
 
 
 class MainWindow(QMainWindow):
@@ -318,6 +321,8 @@ class MainWindow(QMainWindow):
 
     # settings, citations -----------------------------------------------------------------
     def open_settings(self) -> SettingsDialog:
+        from app.gui.settings_dialog import SettingsDialog
+
         dialog = SettingsDialog(self.controller.settings, self.controller.apply_settings, self)
         dialog.accepted.connect(self._on_settings_saved)
         dialog.open()
@@ -335,6 +340,8 @@ class MainWindow(QMainWindow):
             self.show_notice(f"Cannot show {span.path}: {exc}")
             return None
         if self.viewer is None:
+            from app.gui.viewer import FileViewer
+
             self.viewer = FileViewer(self, self.dark)
         self.viewer.show()  # first, so the viewer has its size when it scrolls to the span
         self.viewer.show_span(span, text)

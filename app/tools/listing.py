@@ -81,6 +81,8 @@ def find_files(ws: Workspace, args: FindFilesArgs) -> ToolOutput:
     if binary:
         lines.append(f"skipped: {binary} binary files that match")
     lines += _scan_notes(scan)
+    if ws.settings.respect_gitignore or ws.settings.secrets_policy:
+        lines.append(_policy_note(ws))
     end = args.offset + len(page)
     if end < len(text_files) or (scan.more and page):
         shown = f"showed matches {args.offset + 1}-{end} of {len(text_files)}" + ("+" if scan.more else "")
@@ -88,6 +90,14 @@ def find_files(ws: Workspace, args: FindFilesArgs) -> ToolOutput:
     elif not text_files and not scan.more:
         lines.append("Hint: a pattern without '/' matches file names anywhere, e.g. '*.py' or 'main.*'.")
     return ToolOutput("\n".join(lines))
+
+
+def _policy_note(ws: Workspace) -> str:
+    """Say what the rules keep out of every listing (not per file: a count of matching secrets
+    would itself tell that a secret exists under that name)."""
+    kept_out = [label for label, on in ((".gitignore'd files", ws.settings.respect_gitignore),
+                                        ("secret-looking files", ws.settings.secrets_policy)) if on]
+    return f"not searched: {' and '.join(kept_out)} (workspace rules)"
 
 
 def _scan_notes(scan: FileScan) -> list[str]:
