@@ -29,7 +29,8 @@ if [[ -n "$existing" ]]; then
     exit 0
 fi
 
-mkdir -p "$WHEEL_DIR" "$CACHE_ROOT/src"
+# A persistent CMake build folder: a compile that was interrupted resumes where it stopped.
+mkdir -p "$WHEEL_DIR" "$CACHE_ROOT/src" "$CACHE_ROOT/build/$KEY"
 # Reuse a downloaded sdist when there is one (offline rebuilds); otherwise pip fetches it.
 sdist="$CACHE_ROOT/src/llama_cpp_python-$VERSION.tar.gz"
 if [[ ! -f "$sdist" ]]; then
@@ -39,7 +40,8 @@ fi
 start=$(date +%s)
 tmp=$(mktemp -d)
 CMAKE_ARGS="$FLAGS" CMAKE_BUILD_PARALLEL_LEVEL="${JOBS:-$(nproc)}" \
-    nice -n 10 "$PY" -m pip wheel --no-deps -w "$tmp" "$sdist" >&2
+    nice -n 10 "$PY" -m pip wheel --no-deps -w "$tmp" \
+        --config-settings=build-dir="$CACHE_ROOT/build/$KEY" "$sdist" >&2
 mv "$tmp"/llama_cpp_python-*.whl "$WHEEL_DIR"/
 rmdir "$tmp"
 echo "portable wheel compiled in $(( $(date +%s) - start )) s" >&2

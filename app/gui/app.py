@@ -109,14 +109,12 @@ def _on_window_shown(window: MainWindow, options: LaunchOptions) -> None:
         emit_json({"event": "window_shown", "seconds_since_command": round(
             time.perf_counter() - options.started_at, 3), "seconds_since_process_start":
             _round(seconds_since_process_start()), "wall_time": round(time.time(), 3)})
-    if not _adopt_settings_and_workspace(window, options):
-        return
-    window.start_background()
+    window.prepare_in_background(lambda: _adopt_settings_and_workspace(window, options))
 
 
-def _adopt_settings_and_workspace(window: MainWindow, options: LaunchOptions) -> bool:
-    """What waited for the first paint: the settings (pydantic), the theme they name, and the
-    workspace (it writes the recent list and reads the history). False when the smoke run ends."""
+def _adopt_settings_and_workspace(window: MainWindow, options: LaunchOptions) -> None:
+    """What waited for the first paint: the settings (pydantic), the theme they name, the
+    workspace (it writes the recent list and reads the history); then the model load."""
     window.adopt_settings()
     theme = window.controller.settings.theme
     if theme != peek_theme(window.controller.paths.settings_file):  # e.g. a broken file was reset
@@ -124,8 +122,8 @@ def _adopt_settings_and_workspace(window: MainWindow, options: LaunchOptions) ->
     if options.workspace and not window.set_workspace(options.workspace) and options.smoke_question:
         emit_json({"error": window.notice.text()})
         QApplication.instance().exit(2)
-        return False
-    return True
+        return
+    window.start_background()
 
 
 def _round(value: float | None) -> float | None:

@@ -71,6 +71,15 @@ class MainWindow(QMainWindow):
         if not settings_later:
             self.adopt_settings()
 
+    def prepare_in_background(self, then) -> None:
+        """Import pydantic, read the settings and import the run history's module on a worker
+        thread (0.1-0.3 s the UI thread would otherwise stall for), then call `then()` here."""
+        def prepare() -> None:
+            self.controller.settings  # noqa: B018 (loads them)
+            import app.harness.records  # noqa: F401
+
+        self._in_background(prepare, lambda _none: then(), lambda _msg: then())
+
     def adopt_settings(self) -> None:
         """Load the settings (pydantic) and say so if a broken file was set aside."""
         if self.controller.settings_notice:
@@ -261,7 +270,7 @@ class MainWindow(QMainWindow):
         self.loading_model = True
         self.model_picker.set_state(f"Loading {Path(path).name}…")
         self.runs.update_buttons()
-        self._in_background(lambda: _describe_and_load(self.controller, path, needs_details),
+        self._in_background(lambda: self.controller.describe_and_load(path, needs_details),
                             self._on_model_loaded, self._on_model_failed)
 
     def _ensure_listed(self, path: str) -> bool:
@@ -360,19 +369,6 @@ def _file_size(path: str) -> int:
         return Path(path).stat().st_size
     except OSError:
         return 0
-
-
-def _describe_and_load(controller: SessionController, path: str, describe: bool) -> tuple:
-    """(ModelInfo or None, model), on a worker thread: the header parse never blocks the UI."""
-    info = None
-    if describe:
-        from app.llm.catalog import describe_model
-
-        try:
-            info = describe_model(path, "user")
-        except (BurrowError, OSError):
-            info = None  # the load below reports what is wrong with the file
-    return info, controller.load_model(Path(path))
 
 
 def _row(*widgets_and_stretch) -> QHBoxLayout:

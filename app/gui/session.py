@@ -125,6 +125,7 @@ class SessionController:
         self.paths = paths.ensure()
         self._settings = settings
         self._settings_notice = ""
+        self._settings_lock = threading.Lock()
         self.recent = RecentWorkspaces(paths.recent_file)
         self.workspace: Path | None = None
         self.model: object | None = None
@@ -143,10 +144,11 @@ class SessionController:
     @property
     def settings(self) -> Settings:
         """Loaded on first use, so the window can paint before pydantic is imported."""
-        if self._settings is None:
-            loaded = load_settings_with_notice(self.paths.settings_file)
-            self._settings, self._settings_notice = loaded.settings, loaded.notice
-        return self._settings
+        with self._settings_lock:  # the launch loads them on a worker thread
+            if self._settings is None:
+                loaded = load_settings_with_notice(self.paths.settings_file)
+                self._settings, self._settings_notice = loaded.settings, loaded.notice
+            return self._settings
 
     @settings.setter
     def settings(self, value: Settings) -> None:
@@ -187,6 +189,19 @@ class SessionController:
         model = self._model_loader(path, self.settings)
         self.model = model
         return model
+
+    def describe_and_load(self, path: str, describe: bool) -> tuple:
+        """(ModelInfo or None, model), from a worker thread: the GGUF header parse that labels the
+        picker entry never runs on the UI thread."""
+        info = None
+        if describe:
+            from app.llm.catalog import describe_model
+
+            try:
+                info = describe_model(path, "user")
+            except (BurrowError, OSError):
+                info = None  # the load below says what is wrong with the file
+        return info, self.load_model(Path(path))
 
     # runs ----------------------------------------------------------------------------------
     @property

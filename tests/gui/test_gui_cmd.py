@@ -38,10 +38,16 @@ PROBE = """
 import sys
 from PySide6.QtWidgets import QApplication
 import app.gui.main_window as mw
+original_show = mw.MainWindow.show
+def show(self):
+    early = sorted(m for m in ("pydantic", "app.tools.registry", "app.llm.catalog") if m in sys.modules)
+    print("AT SHOW", early, flush=True)
+    original_show(self)
 def probe(self):
     heavy = sorted(m for m in ("llama_cpp", "tree_sitter") if m in sys.modules)
-    print("PROBE", self.isVisible(), heavy, flush=True)
+    print("PROBE", self.isVisible(), self.windowHandle().isExposed(), heavy, flush=True)
     QApplication.instance().exit(0)
+mw.MainWindow.show = show
 mw.MainWindow.start_background = probe
 from app.cli.main import main
 sys.exit(main(["--workspace", sys.argv[1], "--timing"]))
@@ -56,4 +62,13 @@ def test_window_shows_before_llama_cpp_or_tree_sitter_is_imported(tmp_path: Path
     lines = proc.stdout.splitlines()
     shown = json.loads(next(line for line in lines if line.startswith("{")))
     assert shown["event"] == "window_shown" and shown["seconds_since_command"] > 0
-    assert "PROBE True []" in lines
+    assert "PROBE True True []" in lines  # background work starts after the first expose
+    assert "AT SHOW []" in lines  # pydantic, the tool registry and the catalog wait for the paint
+
+
+def test_line_spans_come_without_the_tool_registry() -> None:
+    code = ("import sys, app.tools.base; print('registry' in str(sorted(sys.modules)));"
+            "from app.tools import default_tools, LineSpan; print(callable(default_tools))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
+                          timeout=60)
+    assert proc.stdout.split() == ["False", "True"], proc.stderr

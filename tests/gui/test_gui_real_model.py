@@ -81,3 +81,27 @@ def test_bad_model_then_the_default_loads_again(ready: MainWindow, qtbot, tmp_pa
     assert ready.send_button.isEnabled()  # the previous model stays in use
     for box in list(ready.dialogs.open_boxes):
         box.accept()
+
+
+def test_the_model_is_listed_at_once_and_its_header_is_read_off_the_ui_thread(
+        window: MainWindow, qtbot, monkeypatch: pytest.MonkeyPatch) -> None:
+    needs_real_model()
+    import threading
+
+    import app.llm.catalog as catalog
+
+    readers: list[threading.Thread] = []
+    real_describe = catalog.describe_model
+
+    def describe(*args, **kwargs):
+        readers.append(threading.current_thread())
+        return real_describe(*args, **kwargs)
+
+    monkeypatch.setattr(catalog, "describe_model", describe)
+    with qtbot.waitSignal(window.modelLoaded, timeout=120000):
+        window.load_model(str(DEFAULT_MODEL))
+        # listed by file name straight away, before the header is read
+        assert window.model_picker.combo.currentText().startswith(DEFAULT_MODEL.name)
+    assert readers and threading.main_thread() not in readers
+    assert "ctx 8192" in window.model_picker.combo.currentText()  # the label got the header's details
+    assert window.model_picker.combo.count() == 1
