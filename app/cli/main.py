@@ -15,7 +15,9 @@ COMMANDS = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The full parser, or (only=NAME) one with just that command: a command's module is imported
+    to build its arguments, and the window should not wait for ask's or models' imports."""
     parser = argparse.ArgumentParser(
         prog="python -m app",
         description="Burrow: ask questions about a private codebase, answered by a local model. "
@@ -23,6 +25,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
+        if only is not None and name != only:
+            continue
         p = sub.add_parser(name, help=help_text, description=help_text)
         _command_module(module).add_arguments(p)
     return parser
@@ -39,9 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
         argv.insert(0, "gui")
-    args = build_parser().parse_args(argv)
-    if args.command is None:
-        args = build_parser().parse_args(["gui", *argv])
+    only = argv[0] if argv[0] in COMMANDS else None
+    args = build_parser(only).parse_args(argv)
     module = _command_module(COMMANDS[args.command][0])
     try:
         return int(module.run(args) or 0)

@@ -66,7 +66,9 @@ def launch(options: LaunchOptions) -> int:
         _watch_runs(window, monitor, options)
     if options.smoke_question:
         SmokeRun(window, options.smoke_question, monitor).attach()
-    return app.exec()
+    code = app.exec()
+    window.shutdown()  # whatever the last events started must end before Python tears Qt down
+    return code
 
 
 class AfterFirstPaint(QObject):

@@ -56,6 +56,7 @@ class MainWindow(QMainWindow):
         self.dark = False
         self.viewer: FileViewer | None = None
         self._threads: set[BackgroundCall] = set()
+        self._closing = False
         self._initial_model = initial_model
         self.loading_model = False
         self._remember_path: str | None = None
@@ -317,6 +318,8 @@ class MainWindow(QMainWindow):
             self.load_model(path, remember=True)
 
     def _in_background(self, call, on_ok, on_fail) -> None:
+        if self._closing:  # e.g. discovery queued by the last run's end while the window closes
+            return
         worker = BackgroundCall(call, self)
         worker.succeeded.connect(on_ok)
         worker.failed.connect(on_fail)
@@ -358,10 +361,16 @@ class MainWindow(QMainWindow):
         return self.viewer
 
     def closeEvent(self, event) -> None:
+        self.shutdown()
+        super().closeEvent(event)
+
+    def shutdown(self) -> None:
+        """Stop the run, start nothing new, wait for every worker: a QThread must not outlive
+        its window (Qt aborts the process when one does)."""
+        self._closing = True
         self.runs.shutdown()
         for worker in list(self._threads):
-            worker.wait()  # loads and discovery are bounded; a thread must not outlive its window
-        super().closeEvent(event)
+            worker.wait()  # loads and discovery are bounded
 
 
 def _file_size(path: str) -> int:

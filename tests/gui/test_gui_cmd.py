@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from app.cli.gui_cmd import has_display
 
 REPO = Path(__file__).resolve().parents[2]
@@ -72,3 +74,21 @@ def test_line_spans_come_without_the_tool_registry() -> None:
     proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
                           timeout=60)
     assert proc.stdout.split() == ["False", "True"], proc.stderr
+
+
+@pytest.mark.real_model
+def test_smoke_run_exits_cleanly_after_answering(tmp_path) -> None:
+    """The packaging smoke mode, end to end with the real model: exit 0, never Qt's abort (134)
+    from a worker thread that outlived the window."""
+    root = Path(__file__).resolve().parents[2]
+    model = root / "models" / "SmolLM2-135M-Instruct.Q4_1.gguf"
+    if not model.exists():
+        pytest.skip("models/*.gguf is absent (run make setup)")
+    env = {**os.environ, "BURROW_HOME": str(tmp_path), "QT_QPA_PLATFORM": "offscreen"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "app", "gui", "--workspace", str(root / "tests/fixtures/sample_project"),
+         "--smoke-question", "What license does the project use?"],
+        cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    report = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert report["stopped_reason"] == "answered" and report["tool_calls"]
