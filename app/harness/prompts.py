@@ -1,7 +1,7 @@
 """Every piece of text the harness says to the model, in one place.
 
 Wording was chosen by running real questions through the default SmolLM2-135M model (see
-notes/harness.md): short sentences, the workspace layout and README start given up front in a
+docs/harness.md): short sentences, the workspace layout and README start given up front in a
 plain user turn (a tiny model uses text there far better than it discovers files by itself), and a
 plain instruction when an answer is forced.
 """

@@ -4,7 +4,7 @@
 
 Turn 1: the file list and a question; does the model call read_file on the right file?
 Turn 2: the right file's content handed back; does the model answer, and correctly?
-Greedy decoding, grammar-constrained as in the product. Results go to notes/dialects.md.
+Greedy decoding, grammar-constrained as in the product. Results go to docs/dialects.md.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Screenshots of the real app under Xvfb (not a test; run by hand, see notes/gui.md).
+"""Screenshots of the real app under Xvfb (not a test; run by hand, see docs/gui.md).
 
     Xvfb :99 -screen 0 1280x720x24 &
     DISPLAY=:99 QT_QPA_PLATFORM=xcb BURROW_HOME=$(mktemp -d) \

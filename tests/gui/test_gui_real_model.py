@@ -65,7 +65,7 @@ def test_stop_cancels_quickly_and_the_next_question_runs(ready: MainWindow, qtbo
     assert finished.args[0] is not None and finished.args[0].reason == "cancelled"
     assert ready.runs.stop_latency_s is not None and ready.runs.stop_latency_s < STOP_LIMIT_S, \
         f"stop took {ready.runs.stop_latency_s:.3f} s"
-    print(f"stop latency: {ready.runs.stop_latency_s * 1000:.0f} ms")  # shown with -s (notes/gui.md)
+    print(f"stop latency: {ready.runs.stop_latency_s * 1000:.0f} ms")  # shown with -s (docs/gui.md)
     assert "Stopped" in ready.chat.toPlainText()
     assert ready.send_button.isEnabled() and not ready.stop_button.isEnabled()
     stop = ask(ready, qtbot, "What is in the README?", timeout=600000)

@@ -1,6 +1,6 @@
 """Measure the real default model: load time, generation speed, cache reuse, cancel latency.
 
-Run: .venv/bin/python tests/llm/measure_runtime.py   (numbers go to notes/runtime.md)
+Run: .venv/bin/python tests/llm/measure_runtime.py   (numbers go to docs/runtime.md)
 """
 
 from __future__ import annotations

@@ -95,7 +95,7 @@ def test_cancel_mid_generation_returns_quickly(model) -> None:
 class CallOnlyDialect(GenericDialect):
     """The real generic dialect with the answer branch of its grammar removed.
 
-    SmolLM2-135M nearly always prefers to answer (see notes/runtime.md), so to prove the call
+    SmolLM2-135M nearly always prefers to answer (see docs/runtime.md), so to prove the call
     path end to end its first turn may only be a call; rendering and parsing are the real ones.
     """
 

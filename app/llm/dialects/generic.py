@@ -24,7 +24,7 @@ from app.llm.dialects.template import TemplateDialect
 
 CHATML = ("{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}"
           "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}")
-DEFAULT_FORMAT = "tagged"  # best of the three with SmolLM2-135M (notes/dialects.md)
+DEFAULT_FORMAT = "tagged"  # best of the three with SmolLM2-135M (docs/dialects.md)
 # No answer starts like a call in any format, so a reply is never both.
 CALL_STARTS = "".join(f.first_char for f in FORMATS.values())
 

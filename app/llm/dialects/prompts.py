@@ -1,6 +1,6 @@
 """Every prompt text the dialects add, in one place.
 
-The generic dialect's wording was chosen by measurement with SmolLM2-135M (notes/dialects.md):
+The generic dialect's wording was chosen by measurement with SmolLM2-135M (docs/dialects.md):
 a short tool list with one worked example and a closing "read first" line, calls wrapped in
 <tool_call> tags, and tool results handed back as a plain user turn that names what was read
 and restates the question.
