@@ -96,7 +96,7 @@ def _policy_note(ws: Workspace) -> str:
     """Say what the rules keep out of every listing (not per file: a count of matching secrets
     would itself tell that a secret exists under that name)."""
     kept_out = [label for label, on in ((".gitignore'd files", ws.settings.respect_gitignore),
-                                        ("secret-looking files", ws.settings.secrets_policy)) if on]
+                                        ("credential-like files", ws.settings.secrets_policy)) if on]
     return f"not searched: {' and '.join(kept_out)} (workspace rules)"
 
 

@@ -136,4 +136,4 @@ def test_find_files_newline_name_is_hidden_not_split(make_call, tmp_path) -> Non
 def test_find_files_says_what_the_rules_keep_out(make_call) -> None:
     call = make_call({"a.py": "x", ".gitignore": "build/\n", "build/b.py": "y"})
     assert call("find_files", pattern="**/*").content.splitlines()[-1] == (
-        "not searched: .gitignore'd files and secret-looking files (workspace rules)")
+        "not searched: .gitignore'd files and credential-like files (workspace rules)")

@@ -131,6 +131,8 @@ class GenericDialect(TemplateDialect):
         a path) is not offered again: small models otherwise repeat that call forever.
         `messages` defaults to the conversation of the last render() of a turn's prompt
         (add_generation_prompt=True)."""
+        if not tools and not force_answer:
+            return None  # nothing to choose between; a grammar would only halve the speed
         answer = f'answer ::= [^{_class_escape(CALL_STARTS)}\\x00-\\x20] [^\\x00]*'
         read = _paths_already_read(self._last_messages if messages is None else messages)
         rules, calls = [answer], []
