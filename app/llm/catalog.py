@@ -160,7 +160,7 @@ def describe_header(header: GGUFHeader, source: str = "") -> ModelInfo:
     except Exception:  # a template we cannot read still leaves the model listable
         dialect = "unknown"
     return ModelInfo(
-        path=str(path), name=_catalog_name(path) or header.name, size_bytes=path.stat().st_size,
+        path=str(path), name=catalog_name(path) or header.name, size_bytes=path.stat().st_size,
         architecture=header.architecture, parameters=header.parameters,
         quantization=header.quantization, context_length=header.context_length,
         chat_template=header.chat_template, dialect=dialect, source=source,
@@ -168,7 +168,7 @@ def describe_header(header: GGUFHeader, source: str = "") -> ModelInfo:
     )
 
 
-def _catalog_name(path: Path) -> str:
+def catalog_name(path: Path) -> str:
     """The catalog's friendly name for a file it lists ("SmolLM2 135M Instruct (Q4_1)")."""
     try:
         entries = load_catalog().models

@@ -197,7 +197,11 @@ class LlamaChatModel:
     # ChatModel -----------------------------------------------------------------------------
     @property
     def name(self) -> str:
-        return self._header.name
+        from pathlib import Path
+
+        from app.llm.catalog import catalog_name
+
+        return catalog_name(Path(self._header.path)) or self._header.name
 
     @property
     def dialect_name(self) -> str:
