@@ -27,7 +27,7 @@ test: setup
 
 lint: setup
 	$(PY) -m ruff check app tests bench packaging scripts
-	$(PY) -m importlinter.cli lint-imports || $(VENV)/bin/lint-imports
+	$(VENV)/bin/lint-imports
 
 bench: setup
 	$(PY) -m bench
