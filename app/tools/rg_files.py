@@ -39,6 +39,9 @@ def scan_files(ws: Workspace, pattern: str, regex: re.Pattern[str], want: int) -
     """Files whose path (or name, for a pattern without '/') matches `regex`; rg stops at `want` paths."""
     on_name = "/" not in pattern
     run = run_rg(_argv(ws, pattern), ws.root_fd, ws.root, ws.settings.search_timeout_s, want, sep=b"\0")
+    if run.more:  # capped: which files make the cut must not depend on rg's thread timing
+        run = run_rg(_argv(ws, pattern, sort=True), ws.root_fd, ws.root, ws.settings.search_timeout_s,
+                     want, sep=b"\0")
     if not run.lines and run.returncode == 2 and run.stderr.strip():
         raise ToolExecutionError(f"listing files failed: {' '.join(run.stderr.split())[:300]}")
     found: list[FoundFile] = []
@@ -53,10 +56,12 @@ def scan_files(ws: Workspace, pattern: str, regex: re.Pattern[str], want: int) -
     return FileScan(tuple(found), unprintable, refused, run.more, run.timed_out, len(run.lines))
 
 
-def _argv(ws: Workspace, pattern: str) -> list[str]:
+def _argv(ws: Workspace, pattern: str, sort: bool = False) -> list[str]:
+    # --sort=path makes rg single-threaded (about 2x slower): only a capped run needs its order,
+    # an uncapped one is sorted by scan_files.
     # The same walk as search_text: no symlinks, one file system, hidden files, .gitignore as set.
     argv = [str(find_rg()), "--no-config", "--no-messages", "--files", "--null", "--color=never",
-            "--sort=path", "--no-follow", "--one-file-system", "--hidden", "--glob=!.git", "--no-require-git"]
+            *(["--sort=path"] if sort else []), "--no-follow", "--one-file-system", "--hidden", "--glob=!.git", "--no-require-git"]
     if not ws.settings.respect_gitignore:
         argv.append("--no-ignore")
     last = pattern.rsplit("/", 1)[-1]

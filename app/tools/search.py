@@ -59,16 +59,20 @@ def search_text(ws: Workspace, args: SearchTextArgs) -> ToolOutput:
     per_file = settings.search_max_results if single_file else settings.search_max_per_file
     want = args.offset + settings.search_max_results + 1
     run = run_rg(_argv(ws, args, rel, per_file), ws.root_fd, ws.root, settings.search_timeout_s, want)
-    hits = _parse(ws, run.lines)
+    if run.more:  # capped: which hits make the cut must not depend on rg's thread timing
+        run = run_rg(_argv(ws, args, rel, per_file, sort=True), ws.root_fd, ws.root,
+                     settings.search_timeout_s, want)
+    # rg's --sort=path makes it single-threaded (2x slower), so an uncapped run is sorted here
+    hits = sorted(_parse(ws, run.lines), key=lambda hit: (hit.rel.split("/"), hit.line))
     if not hits and run.returncode == 2 and run.stderr.strip():
         raise ToolExecutionError(_rg_error(run.stderr))
     return _render(ws, args, rel, hits, per_file, run.timed_out, run.more)
 
 
-def _argv(ws: Workspace, args: SearchTextArgs, rel: str, per_file: int) -> list[str]:
+def _argv(ws: Workspace, args: SearchTextArgs, rel: str, per_file: int, sort: bool = False) -> list[str]:
     s = ws.settings
     argv = [str(find_rg()), "--no-config", "--no-messages", "--line-number", "--no-heading", "--with-filename",
-            "--null", "--color=never", "--sort=path", "--max-columns=1", "--no-follow", "--one-file-system",
+            "--null", "--color=never", *(["--sort=path"] if sort else []), "--max-columns=1", "--no-follow", "--one-file-system",
             "--hidden", "--glob=!.git", "--no-require-git", f"--max-count={per_file + 1}",
             f"--max-filesize={s.file_scan_max_bytes}", f"--regex-size-limit={_REGEX_LIMIT}",
             f"--dfa-size-limit={_REGEX_LIMIT}"]
