@@ -9,13 +9,15 @@ from pathlib import Path
 
 import pytest
 from _gguf_writer import write_gguf
-from conftest import REAL_MODEL
 
 from app.errors import ModelLoadError
 from app.llm.base import ChatModel, TextDelta, TurnCompleted, TurnRequest
 from app.llm.dialects.generic import GenericDialect
 from app.llm.gguf import read_header
+from app.paths import project_root
 from app.settings import Settings
+
+REAL_MODEL = project_root() / "models" / "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 pytestmark = pytest.mark.real_model
 
