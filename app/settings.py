@@ -23,15 +23,16 @@ log = logging.getLogger(__name__)
 
 
 def _physical_cores() -> int:
+    """llama.cpp runs best on physical cores; without psutil, assume 2-way SMT above 4 CPUs."""
     try:
-        import psutil  # optional: more precise than os.cpu_count
+        import psutil  # optional (a dev dependency): knows the real count
 
-        n = psutil.cpu_count(logical=False)
-        if n:
+        if n := psutil.cpu_count(logical=False):
             return int(n)
-    except Exception:
+    except ImportError:
         pass
-    return max(1, (os.cpu_count() or 2) // 2) if (os.cpu_count() or 1) > 4 else max(1, os.cpu_count() or 1)
+    logical = os.cpu_count() or 1
+    return max(1, logical // 2) if logical > 4 else logical
 
 
 class Settings(BaseModel):

@@ -1,6 +1,6 @@
 """Between model and executor: validate a proposed call, then run it. Nothing raises out of here.
 
-CONTRACT (implemented by the workspace/tools issue):
+Use:
 
     executor = ToolExecutor(workspace, settings)
     executor.schemas() -> list[ToolSpec]            # OpenAI-style, derived from pydantic models

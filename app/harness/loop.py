@@ -288,7 +288,7 @@ def _execute_calls(run: RunState, step: int, reply: ParsedReply,
     calls = reply.tool_calls
     ids = [call.id or f"call_{step}_{i}" for i, call in enumerate(calls)]
     run.messages.append(_assistant_message(reply.content, calls, ids))
-    read_something = False
+    called_ok = False
     for call, call_id in zip(calls, ids, strict=True):
         if cancel.is_set():
             return
@@ -307,10 +307,10 @@ def _execute_calls(run: RunState, step: int, reply: ParsedReply,
             yield ToolCallRefused(step, call_id, call.name, call.raw_arguments, outcome.content)
             continue
         run.evidence.add(outcome.spans)
-        read_something = read_something or outcome.ok
+        called_ok = called_ok or outcome.ok
         yield ToolCallCompleted(step, call_id, call.name, outcome.arguments or {}, outcome.ok,
                                 outcome.content, outcome.seconds, outcome.spans)
-    if read_something and run.weak_model and run.force_reason is None:
+    if called_ok and run.weak_model and run.force_reason is None:
         run.force_reason = "answered"  # a weak model answers best right after its first good call
 
 

@@ -35,6 +35,7 @@ from app.llm.base import (
     TurnRequest,
     Usage,
 )
+from app.llm.catalog import catalog_name
 from app.llm.dialects.base import Dialect
 from app.llm.gguf import GGUFHeader, read_header
 from app.llm.llama_stream import TokenStream, UsageClock
@@ -193,15 +194,12 @@ class LlamaChatModel:
         self._vocab = llama_cpp.llama_model_get_vocab(llm.model)
         self._is_eog_fn = llama_cpp.llama_vocab_is_eog
         self._grammars: dict[str, Any] = {}
+        self._name = catalog_name(Path(header.path)) or header.name  # read the catalog once
 
     # ChatModel -----------------------------------------------------------------------------
     @property
     def name(self) -> str:
-        from pathlib import Path
-
-        from app.llm.catalog import catalog_name
-
-        return catalog_name(Path(self._header.path)) or self._header.name
+        return self._name
 
     @property
     def dialect_name(self) -> str:

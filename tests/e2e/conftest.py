@@ -27,10 +27,3 @@ def project(tmp_path: Path) -> Path:
     return target
 
 
-@pytest.fixture(autouse=True)
-def burrow_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "burrow-home"
-    monkeypatch.setenv("BURROW_HOME", str(home))
-    return home
-
-

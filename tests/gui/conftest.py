@@ -21,10 +21,8 @@ def needs_real_model() -> None:
 
 
 @pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "burrow-home"
-    monkeypatch.setenv("BURROW_HOME", str(home))
-    return home
+def home(burrow_home: Path) -> Path:
+    return burrow_home
 
 
 @pytest.fixture

@@ -79,12 +79,20 @@ def test_line_spans_come_without_the_tool_registry() -> None:
 @pytest.mark.real_model
 def test_smoke_run_exits_cleanly_after_answering(tmp_path) -> None:
     """The packaging smoke mode, end to end with the real model: exit 0, never Qt's abort (134)
-    from a worker thread that outlived the window."""
+    from a worker thread that outlived the window. A home full of GGUF-looking files keeps model
+    discovery (started when the run ends) busy while the app quits: the case that aborted."""
     root = Path(__file__).resolve().parents[2]
     model = root / "models" / "SmolLM2-135M-Instruct.Q4_1.gguf"
     if not model.exists():
         pytest.skip("models/*.gguf is absent (run make setup)")
-    env = {**os.environ, "BURROW_HOME": str(tmp_path), "QT_QPA_PLATFORM": "offscreen"}
+    home = tmp_path / "user"
+    for folder in range(150):
+        models = home / ".lmstudio" / "models" / f"vendor{folder}"
+        models.mkdir(parents=True)
+        for index in range(100):
+            (models / f"m{index}.gguf").write_bytes(b"GGUF")
+    env = {**os.environ, "HOME": str(home), "BURROW_HOME": str(tmp_path / "burrow"),
+           "QT_QPA_PLATFORM": "offscreen"}
     proc = subprocess.run(
         [sys.executable, "-m", "app", "gui", "--workspace", str(root / "tests/fixtures/sample_project"),
          "--smoke-question", "What license does the project use?"],

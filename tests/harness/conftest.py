@@ -12,13 +12,6 @@ from app.settings import Settings
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "sample_project"
 
 
-@pytest.fixture(autouse=True)
-def burrow_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "burrow-home"
-    monkeypatch.setenv("BURROW_HOME", str(home))
-    return home
-
-
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A private copy of the fixture project (tests may change its files)."""

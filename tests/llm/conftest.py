@@ -12,14 +12,6 @@ REAL_MODEL = project_root() / "models" / "SmolLM2-135M-Instruct.Q4_1.gguf"
 TEMPLATES = project_root().parent / "shared" / "chat-templates"
 
 
-@pytest.fixture(autouse=True)
-def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "burrow-home"
-    monkeypatch.setenv("BURROW_HOME", str(home))
-    monkeypatch.delenv("BURROW_MODEL", raising=False)
-    return home
-
-
 @pytest.fixture
 def real_model_path() -> Path:
     if not REAL_MODEL.is_file():

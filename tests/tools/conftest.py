@@ -15,11 +15,6 @@ from app.workspace import Workspace
 Call = Callable[..., CallOutcome]
 
 
-@pytest.fixture(autouse=True)
-def _burrow_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("BURROW_HOME", str(tmp_path_factory.mktemp("home")))
-
-
 def write(root: Path, files: dict[str, str | bytes]) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     for rel, content in files.items():

@@ -76,11 +76,6 @@ def _build(tmp: Path) -> Arena:
     return Arena(tmp, ws, outside, marker)
 
 
-@pytest.fixture(autouse=True)
-def _burrow_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("BURROW_HOME", str(tmp_path_factory.mktemp("home")))
-
-
 @pytest.fixture(scope="module")
 def arena(tmp_path_factory: pytest.TempPathFactory) -> Arena:
     return _build(tmp_path_factory.mktemp("arena"))
