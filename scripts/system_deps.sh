@@ -9,6 +9,8 @@ missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
+# Debian's python3 ships venv separately; a python3 without ensurepip cannot make the .venv.
+python3 -c "import ensurepip" 2>/dev/null || missing="$missing python3-venv"
 [ -z "$missing" ] && exit 0
 SUDO=""
 if [ "$(id -u)" != 0 ]; then
