@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import tempfile
 import time
 from pathlib import Path
 from typing import Literal
@@ -18,6 +17,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.errors import SettingsError
+from app.storage import atomic_write_text
 
 log = logging.getLogger(__name__)
 
@@ -53,14 +53,20 @@ class Settings(BaseModel):
     max_steps: int = Field(8, ge=1, le=100, description="step budget: model turns per question")
     context_reserve_tokens: int = Field(1024, ge=64, description="kept free for the reply")
     intro_readme_lines: int = Field(30, ge=0, le=1000, description="README lines put in the first prompt")
-    intro_search_lines: int = Field(8, ge=0, le=200, description="search hits for the question put in the first prompt (weak models)")
-    repeat_guard_chars: int = Field(60, ge=0, le=10000, description="stop a reply whose last N chars already appeared (0: off)")
+    intro_search_lines: int = Field(
+        8, ge=0, le=200, description="search hits for the question put in the first prompt (weak models)")
+    repeat_guard_chars: int = Field(
+        60, ge=0, le=10000, description="stop a reply whose last N chars already appeared (0: off)")
     weak_model_tools: Literal["first_call", "offered", "off"] = Field(
         "off", description="tools for models without native tool calls: first_call = the "
         "first step must be a tool call (path constrained), offered = the model may call, off = none "
         "(measured with SmolLM2-135M on 10 questions: off 7/10 right, first_call 2/10, offered 5/10)")
     known_paths_max: int = Field(300, ge=0, le=100000, description="paths offered to a path grammar")
-    max_evidence_citations: int = Field(5, ge=1, le=100, description="sources added when the model cites none")
+    max_evidence_citations: int = Field(5, ge=1, le=100, description="sources listed under an answer, at most")
+    verify_max_names: int = Field(
+        12, ge=0, le=200, description="file and symbol names of an answer checked against the workspace")
+    verify_paths_max: int = Field(
+        20000, ge=0, le=1_000_000, description="files listed to check the paths an answer names")
     force_answer_after_read: Literal["auto", "always", "never"] = Field(
         "auto", description="force the answer after the first good read; auto: for models without native tools")
 
@@ -120,20 +126,3 @@ def update_settings(settings: Settings, **changes: object) -> Settings:
         first = exc.errors()[0]
         field = ".".join(str(p) for p in first.get("loc", ())) or "settings"
         raise SettingsError(f"{field}: {first.get('msg', 'invalid value')}") from None
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise

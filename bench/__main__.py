@@ -118,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nMachine: {describe(machine)}\n")
     print(text_table(results))
     write_results(out, machine, results, seconds, ctx)
-    print(f"\n{len(results)} figures in {seconds:.0f} s; wrote {out.relative_to(REPO_ROOT) if out.is_relative_to(REPO_ROOT) else out}")
+    shown = out.relative_to(REPO_ROOT) if out.is_relative_to(REPO_ROOT) else out
+    print(f"\n{len(results)} figures in {seconds:.0f} s; wrote {shown}")
     return 0
 
 

@@ -113,18 +113,15 @@ class ForcedCalls:
 
 def run_loop(ctx: BenchContext, model: Any, raw: Any) -> tuple[list[Any], list[dict]]:
     """One question through the real loop: each turn's TurnCompleted, and the reference samples."""
-    from app.harness.calls import ToolExecutor
-    from app.harness.loop import run_question
+    from app.harness.session import Session
     from app.settings import Settings
-    from app.workspace import Workspace
 
     settings = Settings(max_steps=STEPS, temperature=0.0, max_answer_tokens=32,
                         force_answer_after_read="never", n_threads=ctx.threads)
-    workspace = Workspace(ctx.fixture, settings)
     proxy = ForcedCalls(model, CALLS, RawReference(raw))
     model.reset()
-    events = list(run_question(QUESTION, workspace=workspace, model=proxy,
-                               executor=ToolExecutor(workspace, settings), settings=settings))
+    with Session.open(ctx.fixture, proxy, settings) as session:
+        events = list(session.ask(QUESTION))
     if len(proxy.turns) < STEPS:
         stopped = events[-1]
         raise RuntimeError(f"the loop ran {len(proxy.turns)} turns, not {STEPS} "

@@ -47,12 +47,11 @@ def main() -> int:
                         help="override a setting for this evaluation (A/B a harness choice)")
     args = parser.parse_args()
     os.environ.setdefault("BURROW_HOME", tempfile.mkdtemp(prefix="burrow-eval-"))
-    from app.harness.calls import ToolExecutor
+    from app.harness.session import Session
     from app.llm.catalog import default_model_path
     from app.llm.llama_backend import load_model
     from app.netguard import install_network_guard
     from app.settings import Settings
-    from app.workspace import Workspace
 
     guard = install_network_guard()
     settings = Settings.model_validate(dict(item.split("=", 1) for item in args.set))
@@ -63,10 +62,9 @@ def main() -> int:
     project = Path(tempfile.mkdtemp(prefix="burrow-eval-ws-")) / "notekeeper"
     shutil.copytree(FIXTURE, project)
     rows = []
-    with Workspace(project, settings) as workspace:
-        executor = ToolExecutor(workspace, settings)
+    with Session.open(project, model, settings) as session:
         for question, keywords in QUESTIONS:
-            rows.append(measure(question, keywords, workspace, model, executor, settings, project))
+            rows.append(measure(question, keywords, session, project))
             print_row(rows[-1])
     summarize(rows, len(guard.attempts))
     if args.json:
@@ -74,16 +72,14 @@ def main() -> int:
     return 0
 
 
-def measure(question, keywords, workspace, model, executor, settings, project: Path) -> dict:
+def measure(question, keywords, session, project: Path) -> dict:
     from app.harness import events as ev
-    from app.harness.loop import run_question
 
-    reset = getattr(model, "reset", None)
+    reset = getattr(session.model, "reset", None)
     if callable(reset):
         reset()  # each question starts cold, as a fresh `ask` would
     started = time.perf_counter()
-    events = list(run_question(question, workspace=workspace, model=model, executor=executor,
-                               settings=settings))
+    events = list(session.ask(question))
     seconds = time.perf_counter() - started
     answer = next((e for e in events if isinstance(e, ev.AnswerCompleted)), None)
     results = [e for e in events if isinstance(e, ev.ToolCallCompleted)]
@@ -92,7 +88,7 @@ def measure(question, keywords, workspace, model, executor, settings, project: P
     text = answer.text if answer else ""
     return {
         "question": question, "seconds": round(seconds, 2), "steps": events[-1].steps,
-        "stopped_reason": events[-1].reason, "answer": text,
+        "stopped_reason": events[-1].reason.value, "answer": text,
         "calls": [f"{e.name}({json.dumps(e.arguments)}) {'ok' if e.ok else 'error'}" for e in results if e.step > 0]
         + [f"refused {e.name} {e.raw_arguments}" for e in events if isinstance(e, ev.ToolCallRefused)],
         "result_seen": any(_seen_later(r, prompts) for r in results if r.step > 0 and r.ok),

@@ -1,6 +1,7 @@
 """`python -m app ask`: answer one question about a workspace, streamed to stdout.
 
-    python -m app ask --workspace DIR [--model PATH] [--json] [--trace FILE] [--max-steps N] QUESTION
+    python -m app ask --workspace DIR [--model PATH] [--json] [--trace FILE] [--max-steps N]
+                      [--continue last|RUN_ID] QUESTION
 
 Tool activity and stop notes go to stderr so stdout holds only the answer (or, with --json, one
 JSON object). Exit codes: 0 a run finished, 1 the model failed mid-run, 2 bad arguments or
@@ -23,14 +24,19 @@ EXIT_MODEL_FAILED, EXIT_USAGE, EXIT_MODEL_LOAD, EXIT_INTERRUPTED = 1, 2, 3, 130
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workspace", required=True, metavar="DIR", help="the project folder to ask about")
-    parser.add_argument("--model", metavar="PATH", help="a GGUF file (default: the embedded default model)")
+    parser.add_argument("--model", metavar="PATH", help="a GGUF file (default: the model chosen in the "
+                        "app's Settings, else the built-in default model)")
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end instead of streaming")
     parser.add_argument("--trace", metavar="FILE", help="write every event as JSON Lines (prompts included)")
     parser.add_argument("--max-steps", type=int, metavar="N", help="step budget: model turns for this question")
+    parser.add_argument("--continue", dest="continue_chat", metavar="last|RUN_ID",
+                        help="continue a recorded chat of this workspace: its earlier questions and answers "
+                        "are in the prompt")
     parser.add_argument("question", nargs="+", help="the question (quote it, or let the words run on)")
 
 
 def run(args: argparse.Namespace) -> int:
+    from app.harness.session import Session, open_toolbox
     from app.paths import app_paths
     from app.settings import load_settings, update_settings
 
@@ -42,67 +48,93 @@ def run(args: argparse.Namespace) -> int:
         settings = load_settings(paths.settings_file)
         if args.max_steps is not None:
             settings = update_settings(settings, max_steps=args.max_steps)
-        workspace, executor = _open_workspace(args.workspace, settings)
+        tools = open_toolbox(args.workspace, settings)
     except BurrowError as exc:
         return _fail(f"ask: {exc}", EXIT_USAGE)
     try:
         model = _load_model(args.model, settings)
     except (BurrowError, OSError, ValueError, ImportError) as exc:
+        tools.workspace.close()
         return _fail(f"ask: could not load the model: {exc}", EXIT_MODEL_LOAD)
-    return _ask(question, args, workspace, executor, model, settings, paths)
-
-
-def _open_workspace(folder: str, settings: Any) -> tuple[Any, Any]:
-    from app.errors import WorkspaceError
-    from app.harness.calls import ToolExecutor
-    from app.workspace import Workspace
-
-    root = Path(folder).expanduser()
-    if not root.exists():
-        raise WorkspaceError(f"workspace folder {folder} does not exist")
-    if not root.is_dir():
-        raise WorkspaceError(f"workspace {folder} is not a folder")
-    workspace = Workspace(root, settings)
-    return workspace, ToolExecutor(workspace, settings)
+    with Session(tools, model, settings, paths) as session:
+        try:
+            chat = session.load_chat(args.continue_chat) if args.continue_chat else None
+        except BurrowError as exc:
+            return _fail(f"ask: {exc}", EXIT_USAGE)
+        return _ask(question, args, session, chat)
 
 
 def _load_model(path: str | None, settings: Any) -> Any:
-    from app.llm.catalog import default_model_path
     from app.llm.llama_backend import load_model
 
-    chosen = Path(path).expanduser() if path else Path(settings.model_path or default_model_path())
+    chosen = Path(path).expanduser() if path else _saved_or_default(settings.model_path)
+    if not chosen.exists():
+        raise ModelLoadError(f"the model file {chosen} does not exist")
     if not chosen.is_file():
-        raise ModelLoadError(f"{chosen} is not a file")
+        raise ModelLoadError(f"{chosen} is a folder, not a GGUF model file")
     return load_model(chosen, settings)
 
 
-def _ask(question: str, args: argparse.Namespace, workspace: Any, executor: Any, model: Any,
-         settings: Any, paths: Any) -> int:
-    from app.harness.events import AnswerCompleted, ModelTextStreamed, RunStopped, ToolCallCompleted
-    from app.harness.loop import run_question
-    from app.harness.records import RunRecorder, event_to_dict
+def _saved_or_default(saved: str | None) -> Path:
+    """Precedence: --model, then the model saved in settings, then the default model. A saved model
+    that has gone missing falls back to the default, with a note."""
+    from app.llm.catalog import default_model_path
+
+    if saved and Path(saved).is_file():
+        return Path(saved)
+    if saved:
+        _note(f"ask: the model chosen in Settings ({saved}) is missing; using the default model")
+    return Path(default_model_path())
+
+
+def _ask(question: str, args: argparse.Namespace, session: Any, chat: Any) -> int:
+    from app.harness.events import RunStopped, StopReason
+    from app.harness.prompts import stop_message
 
     report = _JsonReport()
-    streamed = False
     with ExitStack() as stack:
         trace = stack.enter_context(open(args.trace, "w", encoding="utf-8")) if args.trace else None
-        for event in run_question(question, workspace=workspace, model=model, executor=executor,
-                                  settings=settings, recorder=RunRecorder(paths)):
-            if trace is not None:
-                _write_trace(trace, event_to_dict(event))
-            report.add(event)
-            if isinstance(event, ModelTextStreamed) and not args.json:
-                streamed = _echo(event.text) or streamed
-            elif isinstance(event, ToolCallCompleted):
-                _note(f"[{event.name} {json.dumps(event.arguments)} -> {'ok' if event.ok else 'error'}]")
-            elif isinstance(event, AnswerCompleted) and not args.json:
-                _finish_stream(event, streamed)
-            elif isinstance(event, RunStopped) and event.message:
-                _note(event.message)
+        printer = _Printer(args.json, trace)
+        try:
+            for event in session.ask(question, chat=chat):
+                report.add(event)
+                printer.show(event)
+        except KeyboardInterrupt:  # the loop recorded the run as cancelled; say so here too
+            stopped = RunStopped(StopReason.CANCELLED, stop_message(StopReason.CANCELLED))
+            report.add(stopped)
+            printer.show(stopped)
     if args.json:
         print(json.dumps(report.as_dict(), ensure_ascii=False))
-    reason = report.stopped_reason
-    return EXIT_MODEL_FAILED if reason == "model_error" else EXIT_INTERRUPTED if reason == "cancelled" else 0
+    return _exit_code(report.stopped_reason)
+
+
+def _exit_code(reason: str) -> int:
+    from app.harness.events import StopReason
+
+    codes = {StopReason.MODEL_ERROR: EXIT_MODEL_FAILED, StopReason.CANCELLED: EXIT_INTERRUPTED}
+    return codes.get(StopReason(reason), 0) if reason else EXIT_INTERRUPTED
+
+
+class _Printer:
+    """Streams the answer to stdout (unless --json), notes to stderr, every event to --trace."""
+
+    def __init__(self, as_json: bool, trace: TextIO | None) -> None:
+        self.as_json, self.trace, self.streamed = as_json, trace, False
+
+    def show(self, event: Any) -> None:
+        from app.harness import events as ev
+        from app.harness.records import event_to_dict
+
+        if self.trace is not None:
+            _write_trace(self.trace, event_to_dict(event))
+        if isinstance(event, ev.ModelTextStreamed) and not self.as_json:
+            self.streamed = _echo(event.text) or self.streamed
+        elif isinstance(event, ev.ToolCallCompleted):
+            _note(f"[{event.name} {json.dumps(event.arguments)} -> {'ok' if event.ok else 'error'}]")
+        elif isinstance(event, ev.AnswerCompleted) and not self.as_json:
+            _finish_stream(event, self.streamed)
+        elif isinstance(event, ev.RunStopped) and event.message and event.reason != "answered":
+            _note(event.message)
 
 
 def _echo(text: str) -> bool:
@@ -115,8 +147,8 @@ def _finish_stream(answer: Any, streamed: bool) -> None:
     """Streamed text was checked as it came; add what only the end knows (sources, or all of it)."""
     if not streamed:
         sys.stdout.write(answer.text)
-    elif answer.evidence_added:
-        sys.stdout.write("\n\n" + answer.text.rsplit("\n\n", 1)[-1])
+    elif answer.notes:
+        sys.stdout.write("\n\n" + answer.notes)
     sys.stdout.write("\n")
     sys.stdout.flush()
 
@@ -145,25 +177,31 @@ class _JsonReport:
         self.steps = 0
         self.stopped_reason = ""
         self.usage: dict[str, Any] = {}
+        self.support = "none"  # no answer, no support
+        self.unverified: list[str] = []
 
     def add(self, event: Any) -> None:
         from app.harness import events as ev
         from app.harness.records import event_to_dict
 
-        if isinstance(event, ev.ToolCallCompleted):  # step 0: the harness's own opening reads
+        if isinstance(event, ev.ModelTextStreamed):  # kept as the answer if the run is cut short
+            self.answer += event.text
+        elif isinstance(event, ev.ToolCallCompleted):  # step 0: the harness's own opening reads
             self.tool_calls.append({"name": event.name, "arguments": event.arguments, "ok": event.ok})
         elif isinstance(event, ev.ToolCallRefused):
             self.tool_calls.append({"name": event.name, "arguments": _parsed(event.raw_arguments), "ok": False})
         elif isinstance(event, ev.AnswerCompleted):
             self.answer = event.text
             self.citations = event_to_dict(event)["citations"]
+            self.support, self.unverified = event.support.value, list(event.unverified)
         elif isinstance(event, ev.RunStopped):
-            self.steps, self.stopped_reason = event.steps, event.reason
+            self.steps, self.stopped_reason = event.steps, event.reason.value
             self.usage = event_to_dict(event)["usage"]
 
     def as_dict(self) -> dict[str, Any]:
-        return {"answer": self.answer, "citations": self.citations, "tool_calls": self.tool_calls,
-                "steps": self.steps, "stopped_reason": self.stopped_reason, "usage": self.usage}
+        return {"answer": self.answer, "citations": self.citations, "support": self.support,
+                "unverified": self.unverified, "tool_calls": self.tool_calls, "steps": self.steps,
+                "stopped_reason": self.stopped_reason, "usage": self.usage}
 
 
 def _parsed(raw: str) -> Any:

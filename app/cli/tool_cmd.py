@@ -69,14 +69,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _executor(workspace: str):
     from app.errors import WorkspaceError
-    from app.harness.calls import ToolExecutor
+    from app.harness.session import open_toolbox
     from app.paths import app_paths
     from app.settings import load_settings
-    from app.workspace import Workspace
 
     settings = load_settings(app_paths().settings_file)
     try:
-        return ToolExecutor(Workspace(Path(workspace), settings), settings)
+        return open_toolbox(workspace, settings)
     except WorkspaceError as exc:
         _usage(str(exc))
         return None

@@ -18,7 +18,7 @@ from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from app.gui.render import answer_html, parse_cite_href, sources_html, split_finished_blocks
-from app.tools.base import LineSpan
+from app.values import LineSpan
 
 RENDER_INTERVAL_MS = 50
 RENDER_IDLE_FACTOR = 4  # at least 4x the last render's time passes before the next one

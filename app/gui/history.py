@@ -11,7 +11,7 @@ from app.errors import BurrowError
 from app.gui.chat_view import ChatTurn, ChatView
 from app.gui.widgets import ActivityPanel
 from app.harness.events import ToolCallCompleted, ToolCallProposed, ToolCallRefused
-from app.tools.base import LineSpan
+from app.values import LineSpan
 
 
 class HistoryPanel(QListWidget):
@@ -49,7 +49,7 @@ class HistoryPanel(QListWidget):
 def replay_record(record, chat: ChatView, activity: ActivityPanel) -> None:
     """Show a saved RunRecord as if it had just run: its answer, citations and tool calls."""
     citations = tuple(LineSpan(**c) for c in record.citations)
-    note = "" if record.stop_reason == "answered" else f"Stopped: {record.stop_reason}. {record.stop_message}"
+    note = "" if record.stop_reason == "answered" else (record.stop_message or "Stopped before an answer.")
     chat.show_turns([ChatTurn(record.question, record.answer, citations, note.strip(), True)])
     activity.clear_calls()
     for event in record.run_events():

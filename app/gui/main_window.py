@@ -33,7 +33,7 @@ from app.gui.session import SessionController
 from app.gui.theme import apply_theme
 from app.gui.widgets import ActivityPanel, DropZone, QuestionEdit
 from app.gui.workers import BackgroundCall
-from app.tools.base import LineSpan
+from app.values import LineSpan
 
 if TYPE_CHECKING:  # imported when first opened: not needed to paint the window
     from app.gui.settings_dialog import SettingsDialog

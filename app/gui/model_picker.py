@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
@@ -57,16 +55,6 @@ class ModelPicker(QWidget):
         layout.addWidget(self.state)
         self.combo.activated.connect(self._on_combo_activated)
         self.add_button.clicked.connect(self.addRequested)
-
-    def set_models(self, models: Sequence[ModelInfo], selected: str | None = None) -> None:
-        """Replace the list, keeping `selected` (a path) chosen without emitting modelChosen."""
-        self.combo.blockSignals(True)
-        self.combo.clear()
-        for info in models:
-            self.add_model(info)
-        if selected:
-            self.select(selected)
-        self.combo.blockSignals(False)
 
     def add_model(self, info: ModelInfo) -> None:
         """Add a model, or refresh the label of one already listed (e.g. a file-name placeholder)."""

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from urllib.parse import quote, unquote
 
-from app.tools.base import LineSpan
+from app.values import LineSpan
 
 CITE_SCHEME = "cite"
 # a path with a folder or an extension, then :line or :start-end; optionally in backticks

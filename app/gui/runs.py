@@ -9,18 +9,17 @@ from PySide6.QtCore import QObject
 
 from app.errors import BurrowError
 from app.gui.workers import RunWorker
-from app.harness.events import AnswerCompleted, RunStopped, ToolCallCompleted, ToolCallRefused
+from app.harness.events import (
+    AnswerCompleted,
+    RunStopped,
+    StopReason,
+    ToolCallCompleted,
+    ToolCallRefused,
+)
 
 if TYPE_CHECKING:
     from app.gui.main_window import MainWindow
 
-STOP_NOTES = {
-    "cancelled": "Stopped.",
-    "step_budget": "Stopped: the step budget ran out before an answer.",
-    "repeated_call": "Stopped: the model kept repeating the same tool call.",
-    "context_budget": "Stopped: the conversation no longer fits the model's context.",
-    "model_error": "Stopped: the model failed.",
-}
 
 
 class RunPresenter(QObject):
@@ -118,9 +117,8 @@ class RunPresenter(QObject):
 
     def _on_worker_runStopped(self, event: RunStopped) -> None:
         self.last_stop = event
-        if event.reason != "answered":
-            note = STOP_NOTES.get(event.reason, f"Stopped: {event.reason}.")
-            self.w.chat.finish(None, note=f"{note} {event.message}".strip())
+        if event.reason is not StopReason.ANSWERED:
+            self.w.chat.finish(None, note=event.message)
 
     def _on_worker_runFailed(self, message: str) -> None:
         self.w.chat.finish(None, note=message)
@@ -141,7 +139,8 @@ class RunPresenter(QObject):
         if stop is None:
             return "The run failed."
         usage = stop.usage
-        return (f"{STOP_NOTES.get(stop.reason, 'Answered.')} {stop.steps} step(s), "
+        first = stop.message.split(";")[0].rstrip(".") + "."
+        return (f"{first} {stop.steps} step(s), "
                 f"{len(self.calls)} tool call(s), {usage.completion_tokens} tokens generated.")
 
     # history -----------------------------------------------------------------------------

@@ -40,14 +40,11 @@ def workspace_from_drop(local_paths: Sequence[str | None]) -> Path:
 
 def check_workspace(raw: str | None) -> Path:
     """Resolve a folder the user chose, refusing files, missing paths and non-local links."""
-    if not raw:
+    from app.workspace import check_folder
+
+    if raw is None:
         raise WorkspaceError("Only folders on this computer can be used as a workspace.")
-    path = Path(raw).expanduser()
-    if not path.exists():
-        raise WorkspaceError(f"This folder no longer exists: {path}")
-    if not path.is_dir():
-        raise WorkspaceError(f"{path.name} is a file; drop the folder that contains your code.")
-    return path.resolve()
+    return check_folder(raw)
 
 
 @dataclass(frozen=True)
@@ -88,7 +85,7 @@ class RecentWorkspaces:
         return [Path(p) for p in items if isinstance(p, str) and Path(p).is_dir()]
 
     def add(self, folder: Path) -> list[Path]:
-        from app.settings import atomic_write_text
+        from app.storage import atomic_write_text
 
         items = [folder] + [p for p in self.load() if p != folder]
         items = items[: self._limit]
@@ -228,17 +225,11 @@ class SessionController:
 
     def iter_run(self, question: str, cancel: threading.Event) -> Iterator[object]:
         """The loop's events for one question (call from a worker thread)."""
-        from app.harness.calls import ToolExecutor
-        from app.harness.loop import run_question
-        from app.harness.records import RunRecorder
-        from app.workspace import Workspace
+        from app.harness.session import Session
 
         assert self.workspace is not None and self.model is not None
-        with Workspace(self.workspace, self.settings) as workspace:
-            executor = ToolExecutor(workspace, self.settings)
-            yield from run_question(question, workspace=workspace, model=self.model,
-                                    executor=executor, settings=self.settings, cancel=cancel,
-                                    recorder=RunRecorder(self.paths))
+        with Session.open(self.workspace, self.model, self.settings, paths=self.paths) as session:
+            yield from session.ask(question, cancel)
 
     # files and history ---------------------------------------------------------------------
     def read_file(self, rel: str) -> str:

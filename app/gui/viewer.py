@@ -12,7 +12,7 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QColor, QFontDatabase, QPainter, QPalette, QTextCursor, QTextFormat
 from PySide6.QtWidgets import QDialog, QLabel, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
 
-from app.tools.base import LineSpan
+from app.values import LineSpan
 
 CONTEXT_LINES = 3
 FileReader = Callable[[str], str]  # workspace-relative path -> text; raises BurrowError

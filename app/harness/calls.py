@@ -5,6 +5,7 @@ Use:
     executor = ToolExecutor(workspace, settings)
     executor.schemas() -> list[ToolSpec]            # OpenAI-style, derived from pydantic models
     executor.run(call_id, name, raw_arguments) -> CallOutcome
+    executor.known_paths(limit), executor.layout()  # the workspace's own view, for the first prompt
 
 A failure at any stage (unknown tool, arguments not a JSON object, pydantic refusal, execution
 error) gives CallOutcome(ok=False) with a message that tells the model what to fix.
@@ -16,15 +17,16 @@ import json
 import logging
 import time
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import ValidationError
 
 from app.errors import BurrowError
 from app.settings import Settings
-from app.tools.base import LineSpan
+from app.tools.base import TextHit
 from app.tools.calls_text import call_text
-from app.tools.registry import Tool, ToolRegistry, ToolSpec, default_tools
+from app.tools.registry import Tool, ToolRegistry, default_tools
+from app.values import LineSpan, ToolSpec
 from app.workspace import MissingPathError, Workspace
 
 log = logging.getLogger(__name__)
@@ -41,6 +43,22 @@ class CallOutcome:
     refused: bool = False  # True when validation (not execution) failed
     seconds: float = 0.0
     spans: tuple[LineSpan, ...] = ()
+    hits: tuple[TextHit, ...] = ()  # search results as data (search_text)
+
+
+class Toolbox(Protocol):
+    """What the loop acts through: tool schemas, validated execution, and the workspace's view."""
+
+    @property
+    def label(self) -> str: ...
+
+    def schemas(self) -> list[ToolSpec]: ...
+
+    def run(self, call_id: str, name: str, raw_arguments: str) -> CallOutcome: ...
+
+    def known_paths(self, limit: int) -> tuple[str, ...]: ...
+
+    def layout(self) -> str: ...
 
 
 class ToolExecutor:
@@ -52,8 +70,21 @@ class ToolExecutor:
         self._registry = registry or default_tools()
 
     @property
-    def tool_names(self) -> tuple[str, ...]:
-        return self._registry.names
+    def workspace(self) -> Workspace:
+        return self._workspace
+
+    @property
+    def label(self) -> str:
+        """The workspace folder, as runs and records name it."""
+        return str(self._workspace.root)
+
+    def known_paths(self, limit: int) -> tuple[str, ...]:
+        """Files a path argument may name (for a path grammar), under the workspace rules."""
+        return self._workspace.file_list(limit) if limit > 0 else ()
+
+    def layout(self) -> str:
+        """A short view of the workspace's top level, for the first prompt."""
+        return self._workspace.top_level_summary()
 
     def schemas(self) -> list[ToolSpec]:
         return self._registry.specs()
@@ -64,7 +95,8 @@ class ToolExecutor:
             outcome = self._run(call_id, name, raw_arguments)
         except Exception as exc:  # a bug of ours must still not kill the loop: the model gets a result
             log.exception("tool %s crashed", name)
-            outcome = _failed(call_id, name, raw_arguments, None, f"{name} failed inside Burrow ({type(exc).__name__}); "
+            outcome = _failed(call_id, name, raw_arguments, None,
+                              f"{name} failed inside Burrow ({type(exc).__name__}); "
                               "try a different call")
         return replace(outcome, seconds=time.perf_counter() - started)
 
@@ -87,7 +119,8 @@ class ToolExecutor:
             return _failed(call_id, name, raw_arguments, arguments, f"{exc}. {_find_hint(arguments)}")
         except BurrowError as exc:
             return _failed(call_id, name, raw_arguments, arguments, str(exc))
-        return CallOutcome(call_id, name, raw_arguments, arguments, True, out.content, spans=out.spans)
+        return CallOutcome(call_id, name, raw_arguments, arguments, True, out.content, spans=out.spans,
+                           hits=out.hits)
 
 
 def parse_arguments(raw: str) -> dict[str, Any] | str:

@@ -14,34 +14,10 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from app.tools.base import LineSpan
-
-# a path with at least one dot or slash, then :line or :start-end (dash, en dash or "to")
-CITATION_RE = re.compile(
-    r"(?P<path>(?:\./)?[\w@+~-][\w.@+~/-]*[./][\w.@+~/-]*\w)"
-    r":(?P<start>\d{1,7})(?:\s?[-\u2013]\s?L?(?P<end>\d{1,7}))?"
-)
+from app.tools.base import TextHit
+from app.values import LineSpan, find_citations
 
 Fingerprinter = Callable[[LineSpan], "str | None"]
-
-
-@dataclass(frozen=True)
-class CitationMatch:
-    text: str
-    span: LineSpan
-    start: int
-    end: int
-
-
-def find_citations(text: str) -> list[CitationMatch]:
-    """Every `path:line` or `path:start-end` in text, with where it sits."""
-    found = []
-    for m in CITATION_RE.finditer(text):
-        path = m.group("path").removeprefix("./")
-        start = int(m.group("start"))
-        end = int(m.group("end") or start)
-        found.append(CitationMatch(m.group(0), LineSpan(path, start, end), m.start(), m.end()))
-    return found
 
 
 @dataclass
@@ -51,8 +27,12 @@ class Evidence:
     fingerprint: Fingerprinter
     shown: dict[LineSpan, str | None] = field(default_factory=dict)
     used: list[LineSpan] = field(default_factory=list)  # from the model's own successful calls
+    lines: dict[LineSpan, str] = field(default_factory=dict)  # single lines shown, with their text
 
-    def add(self, spans: Iterable[LineSpan], *, by_model: bool = True) -> None:
+    def add(self, spans: Iterable[LineSpan], hits: Iterable[TextHit] = (), *,
+            by_model: bool = True) -> None:
+        for hit in hits:
+            self.lines.setdefault(hit.span, hit.text)
         for span in spans:
             if span not in self.shown:
                 self.shown[span] = self.fingerprint(span)
@@ -67,12 +47,6 @@ class Evidence:
             _covers(shown, citation) and digest is not None and self.fingerprint(shown) == digest
             for shown, digest in self.shown.items()
         )
-
-    def fallback(self, limit: int) -> tuple[LineSpan, ...]:
-        """Evidence to cite when the model cites nothing: what its calls read, else what it was shown."""
-        pool = self.used or list(self.shown)
-        current = [s for s in pool if self.shown.get(s) is not None and self.fingerprint(s) == self.shown[s]]
-        return merge_spans(current)[:limit]
 
 
 def _covers(outer: LineSpan, inner: LineSpan) -> bool:

@@ -7,20 +7,18 @@ fit does the run stop with reason context_budget: a run never fails on a full co
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from app.harness import prompts
 from app.llm.base import Message, ToolSpec
-from app.tools.base import LineSpan
+from app.tools.base import TextHit
 
 MESSAGE_OVERHEAD_TOKENS = 8  # role markers and separators a chat template adds around each message
 MIN_KEPT_RESULT_CHARS = 200
-CUT_MARGIN_TOKENS = 48  # room for the cut note itself  # a cut result keeps at least this much, or it is elided outright
+CUT_MARGIN_TOKENS = 48  # room for the cut note itself
 
 
 @dataclass(frozen=True)
@@ -39,6 +37,7 @@ class ContextBudget:
     count_tokens: Callable[[str], int]
     limit_tokens: int
     correction: int = 0  # measured: the real prompt minus our estimate, from the last turn
+    elided_ids: set[str] = field(default_factory=set)  # tool results already replaced by a marker
     _cache: dict[str, int] = field(default_factory=dict, repr=False)
 
     def tokens(self, text: str) -> int:
@@ -66,8 +65,8 @@ class ContextBudget:
         for index in _tool_result_indexes(current)[:-1]:  # oldest first, newest kept for now
             if self.measure(current, tools) <= self.limit_tokens:
                 break
-            if not _is_elided(current[index]):
-                current[index] = _elide(current[index])
+            if current[index].get("tool_call_id") not in self.elided_ids:
+                current[index] = self._elide(current[index])
                 elided += 1
         for index in reversed(_tool_result_indexes(current)):
             over = self.measure(current, tools) - self.limit_tokens
@@ -78,13 +77,19 @@ class ContextBudget:
         after = self.measure(current, tools)
         return FitResult(tuple(current), after, after <= self.limit_tokens, elided, max(0, before - after))
 
+    def _elide(self, message: Message) -> Message:
+        self.elided_ids.add(str(message.get("tool_call_id")))
+        content = str(message.get("content") or "")
+        marker = prompts.ELIDED_RESULT.format(chars=len(content), name=message.get("name", "a tool"))
+        return {**message, "content": marker}
+
     def _shrink(self, message: Message, over_tokens: int) -> Message:
         """Cut a tool result by about over_tokens (plus a margin), or elide it if little would stay."""
         content = message.get("content") or ""
         ratio = len(content) / max(1, self.tokens(content))
         keep = int((self.tokens(content) - over_tokens - CUT_MARGIN_TOKENS) * ratio * 0.9)
         if keep < MIN_KEPT_RESULT_CHARS:
-            return _elide(message)
+            return self._elide(message)
         note = prompts.TRUNCATED_RESULT.format(cut=len(content) - keep, total=len(content))
         return {**message, "content": content[:keep] + note}
 
@@ -99,33 +104,6 @@ def _tool_result_indexes(messages: Sequence[Message]) -> list[int]:
     return [i for i, m in enumerate(messages) if m.get("role") == "tool"]
 
 
-def _is_elided(message: Message) -> bool:
-    return str(message.get("content", "")).startswith("[result elided")
-
-
-def _elide(message: Message) -> Message:
-    content = str(message.get("content") or "")
-    marker = prompts.ELIDED_RESULT.format(chars=len(content), name=message.get("name", "a tool"))
-    return {**message, "content": marker}
-
-
-def list_known_paths(workspace: Any, executor: Any, limit: int) -> tuple[str, ...]:
-    """Workspace files a path argument may name (for a path grammar), through the workspace rules."""
-    if limit <= 0:
-        return ()
-    listed = getattr(workspace, "file_list", None)
-    if callable(listed):
-        return tuple(listed(limit))
-    outcome = executor.run("known_paths", "find_files", json.dumps({"pattern": "**/*"}))
-    if not outcome.ok:
-        return ()
-    paths = (line.strip() for line in outcome.content.splitlines())
-    return tuple(itertools.islice((p for p in paths if _looks_like_path(p)), limit))
-
-
-def _looks_like_path(line: str) -> bool:
-    # find_files prints one path per line between a header and a footer written in prose
-    return bool(line) and " " not in line and not line.startswith(("[", "(", "#")) and not line.endswith(":")
 
 
 # Words too common to say where an answer is; the rest of a question steers the first search.
@@ -137,7 +115,6 @@ STOP_WORDS = frozenset(
 SHORT_FORMS = {"maximum": "max", "minimum": "min", "directory": "dir", "number": "num",
                "configuration": "config", "arguments": "arg", "parameters": "param"}
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}")
-_HIT = re.compile(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+):\s?(?P<text>.*)$")
 
 
 def question_stems(question: str) -> tuple[str, ...]:
@@ -153,18 +130,12 @@ def question_stems(question: str) -> tuple[str, ...]:
     return tuple(stems)
 
 
-def best_hits(content: str, stems: tuple[str, ...], limit: int) -> list[tuple[LineSpan, str]]:
-    """The search result lines that best match the question: each stem weighs 1/(lines it is on),
-    so the project's own name (on every line) counts for little and a rare word for much."""
-    hits = []
-    for line in content.splitlines():
-        match = _HIT.match(line.strip())
-        if match is not None:
-            text = match.group("text").strip()
-            span = LineSpan(match.group("path"), int(match.group("line")), int(match.group("line")))
-            hits.append((span, f"{span.path}:{span.start_line}: {text}", text.lower()))
-    counts = {stem: sum(stem in low for _, _, low in hits) for stem in stems}
-    scored = [(-sum(1 / counts[s] for s in stems if s in low), order, span, text)
-              for order, (span, text, low) in enumerate(hits)]
+def rank_hits(hits: Sequence[TextHit], stems: tuple[str, ...], limit: int) -> list[TextHit]:
+    """The search hits that best match the question: each stem weighs 1/(lines it is on), so the
+    project's own name (on every line) counts for little and a rare word for much."""
+    lowered = [hit.text.lower() for hit in hits]
+    counts = {stem: sum(stem in low for low in lowered) for stem in stems}
+    scored = [(-sum(1 / counts[s] for s in stems if s in low), order)
+              for order, low in enumerate(lowered)]
     scored.sort()
-    return [(span, text) for score, _, span, text in scored if score < 0][:limit]
+    return [hits[order] for score, order in scored if score < 0][:limit]

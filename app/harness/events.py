@@ -3,10 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
+from app.harness.support import Support
 from app.llm.base import Usage
-from app.tools.base import LineSpan
+from app.values import LineSpan, Message
+
+
+class StopReason(str, Enum):
+    """Why a run ended; the user-facing words for each are in prompts.STOP_MESSAGES."""
+
+    ANSWERED = "answered"
+    STEP_BUDGET = "step_budget"
+    REPEATED_CALL = "repeated_call"
+    CANCELLED = "cancelled"
+    CONTEXT_BUDGET = "context_budget"
+    MODEL_ERROR = "model_error"
 
 
 @dataclass(frozen=True)
@@ -15,6 +28,7 @@ class RunStarted:
     question: str
     workspace: str
     model: str
+    chat_id: str = ""  # the chat this question continues ("" for a new chat: the run is its first)
 
 
 @dataclass(frozen=True)
@@ -86,20 +100,22 @@ class AnswerCompleted:
     steps: int
     usage: Usage
     seconds: float
-    evidence_added: bool = False  # citations came from evidence because the model cited none
+    evidence_added: bool = False  # some citations are lines Burrow matched, not the model's own
+    support: Support = Support.NONE
+    unverified: tuple[str, ...] = ()  # files and symbols named in the answer the workspace lacks
+    notes: str = ""  # the end of `text` the harness wrote (sources, unverified names, no source)
+    transcript: tuple[Message, ...] = ()  # this question's messages, to continue the chat from
 
 
 @dataclass(frozen=True)
 class RunStopped:
-    """The run ended; reason is one of STOP_REASONS."""
+    """The run ended, for a named reason."""
 
-    reason: str
+    reason: StopReason
     message: str = ""
     steps: int = 0
     usage: Usage = field(default_factory=Usage)
 
-
-STOP_REASONS = ("answered", "step_budget", "repeated_call", "cancelled", "context_budget", "model_error")
 
 RunEvent = (
     RunStarted

@@ -1,23 +1,23 @@
 """The agent loop: question -> model turns and tool calls -> a verified answer, as a stream of events.
 
 The model only proposes; the executor validates and runs every call. The loop runs until the model
-answers without calling a tool, or stops with a named reason (events.STOP_REASONS): the step
-budget, a repeated identical call, cancellation, or a context that cannot be fitted.
+answers without calling a tool, or stops with a named reason (events.StopReason): the step
+budget, a repeated identical call, cancellation, a context that cannot be fitted, a model failure.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import re
 import secrets
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from app.harness import prompts
+from app.harness.calls import Toolbox
 from app.harness.citations import (
     Evidence,
     StreamingCitationFilter,
@@ -25,7 +25,7 @@ from app.harness.citations import (
     read_args_for,
     verify_answer,
 )
-from app.harness.context import ContextBudget, best_hits, list_known_paths, question_stems
+from app.harness.context import ContextBudget
 from app.harness.events import (
     AnswerCompleted,
     ContextElided,
@@ -35,10 +35,13 @@ from app.harness.events import (
     RunEvent,
     RunStarted,
     RunStopped,
+    StopReason,
     ToolCallCompleted,
     ToolCallProposed,
     ToolCallRefused,
 )
+from app.harness.intro import IntroRead, intro_reads, question_message, system_message
+from app.harness.support import NameLookup, check_answer
 from app.llm.base import (
     ChatModel,
     Message,
@@ -47,61 +50,94 @@ from app.llm.base import (
     TextDelta,
     ToolSpec,
     TurnCompleted,
+    TurnEnd,
     TurnRequest,
     Usage,
 )
 from app.settings import Settings
-from app.tools.base import LineSpan
+from app.values import LineSpan
 
 log = logging.getLogger(__name__)
 
 
-def run_question(question: str, *, workspace: Any, model: ChatModel, executor: Any,
-                 settings: Settings, cancel: threading.Event | None = None,
-                 recorder: Any = None) -> Iterator[RunEvent]:
-    """Answer one question about the workspace; yields every event, the last one a RunStopped."""
-    events = _run(question, workspace, model, executor, settings, cancel or threading.Event())
+class Recorder(Protocol):
+    def on_event(self, event: RunEvent) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def run_question(question: str, *, tools: Toolbox, model: ChatModel, settings: Settings,
+                 cancel: threading.Event | None = None, recorder: Recorder | None = None,
+                 history: tuple[Message, ...] = (), chat_id: str = "") -> Iterator[RunEvent]:
+    """Answer one question about the workspace; yields every event, the last one a RunStopped.
+
+    `history` is the chat so far (earlier questions, calls, results and answers, as the previous
+    AnswerCompleted.transcript gave them), so a follow-up question sees them."""
+    events = _run(question, tools, model, settings, cancel or threading.Event(), history, chat_id)
     if recorder is None:
         yield from events
         return
+    stopped = False
     try:
         for event in events:
             recorder.on_event(event)
+            stopped = isinstance(event, RunStopped)
             yield event
+    except BaseException:  # Ctrl-C or a consumer that let go: the record still says how it ended
+        if not stopped:
+            reason = StopReason.CANCELLED
+            recorder.on_event(RunStopped(reason, prompts.stop_message(reason)))
+        raise
     finally:
         recorder.close()
 
 
-def _run(question: str, workspace: Any, model: ChatModel, executor: Any, settings: Settings,
-         cancel: threading.Event) -> Iterator[RunEvent]:
-    run = new_run_state(question, workspace, model, executor, settings)
-    yield RunStarted(run.run_id, question, run.workspace_label, model.name)
-    yield from run.introduce()
+def _run(question: str, tools: Toolbox, model: ChatModel, settings: Settings,
+         cancel: threading.Event, history: tuple[Message, ...], chat_id: str) -> Iterator[RunEvent]:
+    run = new_run_state(question, tools, model, settings)
+    yield RunStarted(run.run_id, question, tools.label, model.name, chat_id or run.run_id)
+    yield from run.introduce(history)
     for step in range(1, settings.max_steps + 1):
         run.steps = step
         if cancel.is_set():
             break
-        fit = run.budget.fit(run.messages, run.tools)
+        fit = run.budget.fit(run.messages, run.specs)
         if fit.elided_results:
             run.messages = list(fit.messages)
             yield ContextElided(step, fit.elided_results, fit.tokens_freed)
         if not fit.fits:
-            yield from _stop(run, "context_budget")
+            yield from _stop(run, StopReason.CONTEXT_BUDGET)
             return
         if step == settings.max_steps and run.force_reason is None:
-            run.force_reason = "step_budget"
+            run.force_reason = StopReason.STEP_BUDGET
         turn = yield from _model_turn(run, step, cancel)
-        if turn is None or turn.stop_reason == "cancelled":
-            yield from _stop(run, "cancelled" if turn is not None else "model_error")
+        ended = _turn_stop(turn)
+        if ended is not None:
+            yield from _stop(run, ended)
             return
         if not turn.reply.tool_calls:
             yield from _answer(run, turn.reply.content)
             return
-        if run.force_reason == "repeated_call":
-            yield from _stop(run, "repeated_call")
+        if run.force_reason is StopReason.REPEATED_CALL:
+            yield from _stop(run, StopReason.REPEATED_CALL)
             return
         yield from _execute_calls(run, step, turn.reply, cancel)
-    yield from _stop(run, "cancelled" if cancel.is_set() else "step_budget")
+    yield from _stop(run, StopReason.CANCELLED if cancel.is_set() else StopReason.STEP_BUDGET)
+
+
+def _turn_stop(turn: TurnCompleted | None) -> StopReason | None:
+    """The run's stop reason when a turn's end leaves nothing to answer with, else None."""
+    if turn is None:
+        return StopReason.MODEL_ERROR
+    match turn.stop_reason:
+        case TurnEnd.CANCELLED:
+            return StopReason.CANCELLED
+        case TurnEnd.CONTEXT_FULL:
+            return StopReason.CONTEXT_BUDGET
+        case TurnEnd.FAILED:
+            return StopReason.MODEL_ERROR
+        case TurnEnd.STOP | TurnEnd.LENGTH | TurnEnd.REPEATED_TEXT:
+            return None
 
 
 def new_run_id() -> str:
@@ -113,20 +149,19 @@ class RunState:
     """What one run knows as it goes; private to the loop (events are what leaves it)."""
 
     question: str
-    workspace_label: str
     model: ChatModel
-    executor: Any
+    tools: Toolbox
     settings: Settings
-    tools: tuple[ToolSpec, ...]
+    specs: tuple[ToolSpec, ...]
     known_paths: tuple[str, ...]
     budget: ContextBudget
     evidence: Evidence
     weak_model: bool
-    workspace_layout: str = ""
+    first_own: int = 1  # index of this run's first message (earlier ones are the chat so far)
     run_id: str = field(default_factory=new_run_id)
     messages: list[Message] = field(default_factory=list)
     seen_calls: set[tuple[str, str]] = field(default_factory=set)
-    force_reason: str | None = None
+    force_reason: StopReason | None = None  # why the next turn must answer
     usage: Usage = field(default_factory=Usage)
     steps: int = 0
     error: str = ""
@@ -135,85 +170,64 @@ class RunState:
     def elapsed(self) -> float:
         return time.monotonic() - self.started
 
+    def names(self) -> NameLookup:
+        """Lookups of the names an answer mentions: files through the workspace listing, symbols
+        through a literal search (both under the workspace rules)."""
+        files = self.tools.known_paths(self.settings.verify_paths_max)
+        return NameLookup(lambda name: _has_path(files, name), self._has_symbol)
+
+    def _has_symbol(self, name: str) -> bool:
+        last = name.rsplit(".", 1)[-1]
+        arguments = json.dumps({"pattern": last, "fixed_strings": True})
+        return bool(self.tools.run("verify", "search_text", arguments).hits)
+
     def add_tool_result(self, call_id: str, name: str, content: str) -> None:
         self.messages.append({"role": "tool", "tool_call_id": call_id, "name": name, "content": content})
 
-    def introduce(self) -> Iterator[RunEvent]:
-        """The first prompt: layout, README start and (weak models) the lines a search of the
-        question's words found, then the question. These calls go through the executor like any
-        (as step 0), so their lines are evidence."""
-        parts = [f"{prompts.LAYOUT_HEADER}\n{self.workspace_layout}"] if self.workspace_layout else []
-        for index, (name, arguments, header) in enumerate(self._intro_calls()):
-            outcome = self.executor.run(f"intro_{index}", name, json.dumps(arguments))
-            if not outcome.ok:
-                continue
-            text, spans = outcome.content.strip(), outcome.spans
-            if name == "search_text":
-                hits = best_hits(outcome.content, question_stems(self.question), self.settings.intro_search_lines)
-                text, spans = "\n".join(line for _, line in hits), tuple(span for span, _ in hits)
-            if not text:
-                continue
-            self.evidence.add(spans, by_model=False)
-            yield ToolCallProposed(0, outcome.call_id, name, outcome.raw_arguments)
-            yield ToolCallCompleted(0, outcome.call_id, name, outcome.arguments or {}, True,
-                                    outcome.content, outcome.seconds, spans)
-            parts.append(f"{header}\n{text}")
-        system = "\n\n".join([prompts.SYSTEM_PROMPT, *parts])
-        # the question stands alone in its user turn: dialects restate the last user turn
-        # after tool results, and that should be the question, not the whole introduction
-        self.messages = [{"role": "system", "content": system},
-                         {"role": "user", "content": self.question}]
+    def introduce(self, history: tuple[Message, ...]) -> Iterator[RunEvent]:
+        """The first prompt: the system text, the chat so far, then the question with what the
+        harness read for it."""
+        reads = []
+        for item in intro_reads(self.question, self.tools, self.settings, self.known_paths, self.weak_model):
+            if isinstance(item, IntroRead):
+                self.evidence.add(item.spans, item.hits, by_model=False)
+                reads.append(item)
+            else:
+                yield item
+        self.messages = [system_message(self.tools.layout()), *history,
+                         question_message(self.question, reads)]
+        self.first_own = len(history) + 1
 
-    def _intro_calls(self) -> list[tuple[str, dict[str, Any], str]]:
-        calls: list[tuple[str, dict[str, Any], str]] = []
-        if not self.workspace_layout:
-            calls.append(("list_dir", {"path": ".", "depth": 1}, prompts.LAYOUT_HEADER))
-        lines = self.settings.intro_readme_lines
-        readme = next((p for p in README_NAMES if p in self.known_paths), README_NAMES[0])
-        if lines > 0:
-            calls.append(("read_file", {"path": readme, "max_lines": lines},
-                          prompts.README_HEADER.format(path=readme)))
-        stems = question_stems(self.question)
-        if self.weak_model and stems and self.settings.intro_search_lines > 0:
-            pattern = "|".join(re.escape(stem) for stem in stems)
-            calls.append(("search_text", {"pattern": pattern, "ignore_case": True}, prompts.SEARCH_HEADER))
-        return calls
+
+def _has_path(files: tuple[str, ...], name: str) -> bool:
+    name = name.strip().removeprefix("./").rstrip("/")
+    return any(f == name or f.endswith("/" + name) or f.startswith(name + "/") for f in files)
 
 
 FIRST_CALL_TOOLS = ("read_file",)
-README_NAMES = ("README.md", "README.rst", "README.txt", "README", "readme.md")
 
 
-def new_run_state(question: str, workspace: Any, model: ChatModel, executor: Any,
-                  settings: Settings) -> RunState:
+def new_run_state(question: str, tools: Toolbox, model: ChatModel, settings: Settings) -> RunState:
     limit = min(settings.n_ctx, model.context_length or settings.n_ctx) - settings.context_reserve_tokens
     policy = settings.force_answer_after_read
     weak = policy == "always" or (policy == "auto" and model.dialect_name == "generic")
     return RunState(
-        question=question, workspace_label=str(getattr(workspace, "root", workspace)), model=model,
-        executor=executor, settings=settings, tools=tuple(executor.schemas()),
-        known_paths=list_known_paths(workspace, executor, settings.known_paths_max),
+        question=question, model=model, tools=tools, settings=settings,
+        specs=tuple(tools.schemas()), known_paths=tools.known_paths(settings.known_paths_max),
         budget=ContextBudget(model.count_tokens, max(256, limit)),
-        evidence=Evidence(lambda span: fingerprint_span(executor, span)), weak_model=weak,
-        workspace_layout=_layout(workspace))
+        evidence=Evidence(lambda span: fingerprint_span(tools, span)), weak_model=weak)
 
 
-def _layout(workspace: Any) -> str:
-    """The workspace's own short top-level view, when it offers one (else list_dir is called)."""
-    summary = getattr(workspace, "top_level_summary", None)
-    return summary() if callable(summary) else ""
-
-
-def fingerprint_span(executor: Any, span: LineSpan) -> str | None:
+def fingerprint_span(tools: Toolbox, span: LineSpan) -> str | None:
     """A hash of what read_file shows for exactly these lines now (None when it cannot read them)."""
-    outcome = executor.run("verify", "read_file", read_args_for(span))
+    outcome = tools.run("verify", "read_file", read_args_for(span))
     return content_fingerprint(outcome.content) if outcome.ok else None
 
 
 def _model_turn(run: RunState, step: int, cancel: threading.Event) -> Iterator[RunEvent]:
     """Stream one model turn (citations checked as text arrives); returns its TurnCompleted."""
     policy = run.settings.weak_model_tools if run.weak_model else "offered"
-    tools = () if policy == "off" else run.tools
+    tools = () if policy == "off" else run.specs
     require_tool = policy == "first_call" and not run.seen_calls and run.force_reason is None
     if require_tool:  # layout and README are in the prompt already: the useful first move is a read
         tools = tuple(t for t in tools if t["function"]["name"] in FIRST_CALL_TOOLS) or tools
@@ -244,7 +258,7 @@ def _model_turn(run: RunState, step: int, cancel: threading.Event) -> Iterator[R
         return None
     if repeats.tripped and not cancel.is_set():
         reply = replace(completed.reply, content=repeats.kept())
-        completed = replace(completed, reply=reply, stop_reason="repeated_text")
+        completed = replace(completed, reply=reply, stop_reason=TurnEnd.REPEATED_TEXT)
     run.usage += completed.usage
     run.budget.calibrate(estimated, completed.usage.prompt_total)
     yield PromptRendered(step, completed.prompt, completed.usage.prompt_total or estimated)
@@ -298,37 +312,39 @@ def _execute_calls(run: RunState, step: int, reply: ParsedReply,
             message = prompts.REPEATED_CALL.format(name=call.name)
             yield ToolCallRefused(step, call_id, call.name, call.raw_arguments, message)
             run.add_tool_result(call_id, call.name, message)
-            run.force_reason = "repeated_call"
+            run.force_reason = StopReason.REPEATED_CALL
             continue
         run.seen_calls.add(key)
-        outcome = run.executor.run(call_id, call.name, call.raw_arguments)
+        outcome = run.tools.run(call_id, call.name, call.raw_arguments)
         run.add_tool_result(call_id, call.name, outcome.content)
         if outcome.refused:
             yield ToolCallRefused(step, call_id, call.name, call.raw_arguments, outcome.content)
             continue
-        run.evidence.add(outcome.spans)
+        run.evidence.add(outcome.spans, outcome.hits)
         called_ok = called_ok or outcome.ok
         yield ToolCallCompleted(step, call_id, call.name, outcome.arguments or {}, outcome.ok,
                                 outcome.content, outcome.seconds, outcome.spans)
     if called_ok and run.weak_model and run.force_reason is None:
-        run.force_reason = "answered"  # a weak model answers best right after its first good call
+        run.force_reason = StopReason.ANSWERED  # a weak model answers best right after its first good call
 
 
-def _answer(run: RunState, text: str) -> Iterator[RunEvent]:
-    text, citations = verify_answer(text, run.evidence)
-    evidence_added = False
-    if not citations:
-        citations = run.evidence.fallback(run.settings.max_evidence_citations)
-        evidence_added = bool(citations)
-        if evidence_added:
-            sources = prompts.SOURCES_LINE.format(citations=", ".join(map(str, citations)))
-            text = f"{text}\n\n{sources}" if text else sources
-    yield AnswerCompleted(text, citations, run.steps, run.usage, run.elapsed(), evidence_added)
-    reason = run.force_reason if run.force_reason in ("step_budget", "repeated_call") else "answered"
+def _answer(run: RunState, raw_text: str) -> Iterator[RunEvent]:
+    run.messages.append({"role": "assistant", "content": raw_text})  # as the model said it: the KV cache holds that
+    text, cited = verify_answer(raw_text, run.evidence)
+    settings = run.settings
+    check = check_answer(text, run.question, cited, run.evidence, run.names(),
+                         settings.verify_max_names, settings.max_evidence_citations)
+    added = check.sources[len(cited):]
+    notes = prompts.answer_notes(check, added)
+    full = "\n\n".join(part for part in (text, notes) if part)
+    yield AnswerCompleted(full, check.sources, run.steps, run.usage, run.elapsed(), bool(added),
+                          check.support, check.unverified, notes, tuple(run.messages[run.first_own:]))
+    forced = (StopReason.STEP_BUDGET, StopReason.REPEATED_CALL)
+    reason = run.force_reason if run.force_reason in forced else StopReason.ANSWERED
     yield RunStopped(reason, prompts.stop_message(reason, steps=run.steps), run.steps, run.usage)
 
 
-def _stop(run: RunState, reason: str) -> Iterator[RunEvent]:
+def _stop(run: RunState, reason: StopReason) -> Iterator[RunEvent]:
     message = prompts.stop_message(reason, steps=run.steps, detail=run.error)
     yield RunStopped(reason, message, run.steps, run.usage)
 

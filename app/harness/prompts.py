@@ -8,6 +8,9 @@ plain instruction when an answer is forced.
 
 from __future__ import annotations
 
+from app.harness.events import StopReason
+from app.harness.support import AnswerCheck, Support
+
 SYSTEM_PROMPT = (
     "You are Burrow, an assistant that answers questions about the code in one project folder. "
     "You can only read files with the tools given. Before answering, read the file that holds "
@@ -17,6 +20,7 @@ SYSTEM_PROMPT = (
 
 LAYOUT_HEADER = "The project folder contains:"
 README_HEADER = "The start of {path}:"
+QUESTION_HEADER = "Question:"
 SEARCH_HEADER = "Lines in the project that use words of the question (path:line: text):"
 
 REPEATED_CALL = (
@@ -35,16 +39,42 @@ TRUNCATED_RESULT = (
 )
 
 SOURCES_LINE = "Sources: {citations}"
+NO_SOURCE_NOTE = ("No source found: nothing Burrow read in this workspace backs this answer, "
+                  "so treat it as a guess.")
+UNVERIFIED_NOTE = "Not found in this workspace: {names}."
 
+# How far the lines Burrow read back an answer, as the window and `ask` say it.
+SUPPORT_LABELS = {
+    Support.SUPPORTED: "Supported by lines Burrow read",
+    Support.PARTIAL: "Partly supported: some names in it are not in this workspace",
+    Support.NONE: "No source found",
+}
+
+# What a user reads when a run ends, one line per StopReason (the CLI, the window and the records
+# all use this table; a test checks that every reason has its words).
 STOP_MESSAGES = {
-    "answered": "",
-    "step_budget": "Stopped after {steps} steps (the step budget); raise it with --max-steps.",
-    "repeated_call": "Stopped because the model repeated the same tool call.",
-    "cancelled": "Stopped on request.",
-    "context_budget": "Stopped because the conversation no longer fits the model's context.",
-    "model_error": "The model failed: {detail}",
+    StopReason.ANSWERED: "Answered.",
+    StopReason.STEP_BUDGET: "Stopped after {steps} steps (the step budget) before a full answer; "
+                            "raise the step budget in Settings or with --max-steps.",
+    StopReason.REPEATED_CALL: "Stopped because the model repeated the same tool call.",
+    StopReason.CANCELLED: "Stopped on request.",
+    StopReason.CONTEXT_BUDGET: "Stopped because the conversation no longer fits the model's context.",
+    StopReason.MODEL_ERROR: "The model failed: {detail}",
 }
 
 
-def stop_message(reason: str, *, steps: int = 0, detail: str = "") -> str:
-    return STOP_MESSAGES.get(reason, reason).format(steps=steps, detail=detail)
+def stop_message(reason: StopReason, *, steps: int = 0, detail: str = "") -> str:
+    return STOP_MESSAGES[reason].format(steps=steps, detail=detail or "no details")
+
+
+def answer_notes(check: AnswerCheck, added: tuple) -> str:
+    """What only the check knows, written under an answer: the sources Burrow found (beyond the
+    model's own citations), unverified names, or that no source was found."""
+    notes = []
+    if added:
+        notes.append(SOURCES_LINE.format(citations=", ".join(map(str, added))))
+    if check.unverified:
+        notes.append(UNVERIFIED_NOTE.format(names=", ".join(f"`{n}`" for n in check.unverified)))
+    if check.support is Support.NONE:
+        notes.append(NO_SOURCE_NOTE)
+    return "\n\n".join(notes)

@@ -12,6 +12,7 @@ import dataclasses
 import hashlib
 import logging
 import time
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +20,11 @@ from pydantic import BaseModel, Field, ValidationError
 
 from app.errors import BurrowError
 from app.harness import events as ev
+from app.harness.support import Support
 from app.llm.base import Usage
 from app.paths import AppPaths
-from app.settings import atomic_write_text
-from app.tools.base import LineSpan
+from app.storage import atomic_write_text
+from app.values import LineSpan, Message
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +59,8 @@ def _plain(value: Any) -> Any:
         return {**dataclasses.asdict(value), "prompt_total": value.prompt_total}
     if isinstance(value, (tuple, list)):
         return [_plain(v) for v in value]
+    if isinstance(value, Enum):
+        return value.value
     return value
 
 
@@ -69,6 +73,12 @@ def event_from_dict(data: dict[str, Any]) -> Any:
     for name in ("spans", "citations"):
         if name in kwargs:
             kwargs[name] = tuple(LineSpan(**s) for s in kwargs[name])
+    if cls is ev.RunStopped and "reason" in kwargs:
+        kwargs["reason"] = ev.StopReason(kwargs["reason"])
+    if cls is ev.AnswerCompleted:
+        kwargs["support"] = Support(kwargs.get("support", Support.NONE))
+        kwargs["unverified"] = tuple(kwargs.get("unverified", ()))
+        kwargs["transcript"] = tuple(kwargs.get("transcript", ()))
     if "usage" in kwargs:
         kwargs["usage"] = Usage(**{k: v for k, v in kwargs["usage"].items() if k != "prompt_total"})
     return cls(**kwargs)
@@ -98,10 +108,12 @@ class RunSummary(BaseModel):
     started_at: str
     answer_excerpt: str
     stop_reason: str
+    chat_id: str = ""
 
 
 class RunRecord(BaseModel):
     id: str
+    chat_id: str = ""  # the id of the chat's first run; a chat is the runs that share it
     question: str = ""
     workspace: str = ""
     model: str = ""
@@ -111,6 +123,8 @@ class RunRecord(BaseModel):
     calls: list[CallRecord] = Field(default_factory=list)
     answer: str = ""
     citations: list[dict[str, Any]] = Field(default_factory=list)
+    support: str = ""  # supported | partial | none; "" when the run ended without an answer
+    unverified: list[str] = Field(default_factory=list)
     stop_reason: str = ""
     stop_message: str = ""
     steps: int = 0
@@ -122,7 +136,13 @@ class RunRecord(BaseModel):
         if len(excerpt) > EXCERPT_CHARS:
             excerpt = excerpt[: EXCERPT_CHARS - 1] + "\u2026"
         return RunSummary(id=self.id, question=self.question, started_at=self.started_at,
-                          answer_excerpt=excerpt, stop_reason=self.stop_reason)
+                          answer_excerpt=excerpt, stop_reason=self.stop_reason,
+                          chat_id=self.chat_id or self.id)
+
+    def transcript(self) -> tuple[Message, ...]:
+        """This run's messages as the chat continues from them (empty without an answer)."""
+        answers = [e for e in self.events if e.get("event") == "answer"]
+        return tuple(answers[-1].get("transcript", ())) if answers else ()
 
     def run_events(self) -> tuple[Any, ...]:
         """The run's events as objects, for a view to replay (unreadable ones are skipped)."""
@@ -133,6 +153,12 @@ class RunRecord(BaseModel):
             except (TypeError, ValueError):
                 log.warning("run %s: skipped an unreadable event %r", self.id, data.get("event"))
         return tuple(out)
+
+
+@dataclasses.dataclass(frozen=True)
+class ChatSoFar:
+    chat_id: str
+    history: tuple[Message, ...]  # the messages of its answered questions, oldest first
 
 
 def workspace_key(workspace: str | Path) -> str:
@@ -161,6 +187,19 @@ class RunStore:
         records = (self._read(p) for p in sorted(folder.glob("*.json")) if p.is_file())
         summaries = [r.summary() for r in records if r is not None]
         return sorted(summaries, key=lambda s: (s.started_at, s.id), reverse=True)
+
+    def load_chat(self, workspace: str | Path, ref: str) -> ChatSoFar:
+        """The chat a run belongs to ("last": the workspace's newest run), with its history so far;
+        BurrowError when there is no such run."""
+        runs = self.list_runs(workspace)
+        if ref == "last":
+            if not runs:
+                raise BurrowError("there is no earlier question in this workspace to continue")
+            ref = runs[0].id
+        chat_id = self.load(ref).chat_id or ref
+        ids = sorted((r.started_at, r.id) for r in runs if r.chat_id == chat_id)
+        history = tuple(m for _, run_id in ids for m in self.load(run_id).transcript())
+        return ChatSoFar(chat_id, history)
 
     def load(self, run_id: str) -> RunRecord:
         """A saved run with its events; BurrowError when it is missing or was corrupt."""
@@ -197,10 +236,12 @@ class RunRecorder:
     def on_event(self, event: Any) -> None:
         if isinstance(event, ev.RunStarted):
             self.record = RunRecord(id=event.run_id, question=event.question, workspace=event.workspace,
-                                    model=event.model, started_at=_now())
+                                    model=event.model, started_at=_now(), chat_id=event.chat_id or event.run_id)
         if self.record is None:
             return
-        if not isinstance(event, ev.ModelTextStreamed):  # the answer and raw turns hold that text
+        if isinstance(event, ev.ModelTextStreamed):  # the answer so far (kept if the run is cut)
+            self.record.answer += event.text
+        else:  # the answer and raw turns hold the streamed text
             self.record.events.append(event_to_dict(event))
         _apply(self.record, event)
 
@@ -228,8 +269,10 @@ def _apply(record: RunRecord, event: Any) -> None:
     elif isinstance(event, ev.AnswerCompleted):
         record.answer = event.text
         record.citations = [_plain(c) for c in event.citations]
+        record.support, record.unverified = event.support.value, list(event.unverified)
     elif isinstance(event, ev.RunStopped):
-        record.stop_reason, record.stop_message, record.steps = event.reason, event.message, event.steps
+        record.stop_reason, record.stop_message = event.reason.value, event.message
+        record.steps = event.steps
         record.usage = _plain(event.usage)
 
 

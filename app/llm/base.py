@@ -9,10 +9,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Protocol, runtime_checkable
 
-Message = dict[str, Any]  # {"role": ..., "content": ..., "tool_calls"?: [...], "tool_call_id"?: ...}
-ToolSpec = dict[str, Any]  # {"type": "function", "function": {"name", "description", "parameters"}}
+from app.values import Message, ToolSpec
+
+__all__ = ["ChatModel", "Message", "ModelEvent", "ModelInfo", "ParsedReply", "ParsedToolCall",
+           "TextDelta", "ToolSpec", "TurnCompleted", "TurnEnd", "TurnRequest", "Usage"]
 
 
 @dataclass(frozen=True)
@@ -76,13 +79,24 @@ class TextDelta:
     text: str
 
 
+class TurnEnd(str, Enum):
+    """Why a model turn ended."""
+
+    STOP = "stop"  # end-of-generation token or a stop string
+    LENGTH = "length"  # max_tokens reached
+    CANCELLED = "cancelled"  # the caller's cancel event was set
+    CONTEXT_FULL = "context_full"  # the prompt (or prompt + reply) does not fit the context
+    REPEATED_TEXT = "repeated_text"  # the harness cut a reply that began repeating itself
+    FAILED = "failed"  # the backend could not finish the turn (a server dropped, garbage reply)
+
+
 @dataclass(frozen=True)
 class TurnCompleted:
     raw: str  # the model's output with special tokens kept
     reply: ParsedReply
     usage: Usage
     prompt: str  # the full prompt text the model saw for this turn
-    stop_reason: str = "stop"  # stop | length | cancelled
+    stop_reason: TurnEnd = TurnEnd.STOP
 
 
 ModelEvent = (

@@ -32,6 +32,7 @@ from app.llm.base import (
     ParsedReply,
     ToolSpec,
     TurnCompleted,
+    TurnEnd,
     TurnRequest,
     Usage,
 )
@@ -345,13 +346,13 @@ class LlamaChatModel:
         prompt = self._build_prompt(request)
         n_ctx = self.context_length
         if len(prompt.tokens) >= n_ctx - 1:
-            yield TurnCompleted("", ParsedReply(""), Usage(), prompt.text, "context_full")
+            yield TurnCompleted("", ParsedReply(""), Usage(), prompt.text, TurnEnd.CONTEXT_FULL)
             return
         cached = self._reuse_prefix(prompt.tokens)
         usage = UsageClock(started, len(prompt.tokens) - cached, cached)
         if not self._eval_prompt(prompt.tokens, cancel):
             self._transcript = None
-            yield TurnCompleted("", ParsedReply(""), usage.done(0), prompt.text, "cancelled")
+            yield TurnCompleted("", ParsedReply(""), usage.done(0), prompt.text, TurnEnd.CANCELLED)
             return
         stream = TokenStream(self._llm, self._dialect, request, cancel, n_ctx, self._is_eog)
         yield from stream.run(prompt.tokens, usage, self._grammar(request), self._settings.seed)

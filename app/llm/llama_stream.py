@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from app.llm.base import TextDelta, TurnRequest, Usage
+from app.llm.base import TextDelta, TurnEnd, TurnRequest, Usage
 from app.llm.dialects.base import Dialect
 
 
@@ -46,7 +46,7 @@ class TokenStream:
         self.tokens: list[int] = []
         self.raw = ""
         self.shown = ""
-        self.stop_reason = "length"
+        self.stop_reason = TurnEnd.LENGTH
         self.exact = True
 
     def run(self, prompt_tokens: list[int], usage: UsageClock, grammar: Any,
@@ -76,20 +76,20 @@ class TokenStream:
     def _step(self, token: int, llm: Any) -> bool:
         """Take one sampled token; True when the turn is over."""
         if self.cancel.is_set():
-            self.stop_reason = "cancelled"
+            self.stop_reason = TurnEnd.CANCELLED
             return True
         if self.is_eog(token):
-            self.stop_reason = "stop"
+            self.stop_reason = TurnEnd.STOP
             return True
         self.tokens.append(token)
         self.raw += self.decoder.decode(llm.detokenize([token], special=True))
         if self._cut_at_stop_string():
             return True
         if len(self.tokens) >= self.request.max_tokens:
-            self.stop_reason = "length"
+            self.stop_reason = TurnEnd.LENGTH
             return True
         if llm.n_tokens + 2 >= self.n_ctx:
-            self.stop_reason = "context_full"
+            self.stop_reason = TurnEnd.CONTEXT_FULL
             return True
         return False
 
@@ -98,7 +98,7 @@ class TokenStream:
         if not hits:
             return False
         self.raw = self.raw[: min(hits)]
-        self.stop_reason, self.exact = "stop", False
+        self.stop_reason, self.exact = TurnEnd.STOP, False
         return True
 
     def _delta(self, final: bool = False) -> str:

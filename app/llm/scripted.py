@@ -13,6 +13,7 @@ from app.llm.base import (
     ParsedReply,
     TextDelta,
     TurnCompleted,
+    TurnEnd,
     TurnRequest,
     Usage,
 )
@@ -24,9 +25,11 @@ class ScriptedModel:
 
     A str reply is raw model output: with a dialect it is parsed by that dialect (so a test can
     script real tool-call markup); without one it is a plain answer. A ParsedReply is used as is.
+    A TurnEnd ends that turn with nothing said, for that reason (e.g. CONTEXT_FULL, as the real
+    backend reports a prompt that does not fit).
     """
 
-    def __init__(self, replies: Sequence[str | ParsedReply], dialect: Dialect | None = None,
+    def __init__(self, replies: Sequence[str | ParsedReply | TurnEnd], dialect: Dialect | None = None,
                  name: str = "scripted", context_length: int = 8192, chunk_chars: int = 8) -> None:
         self._replies = list(replies)
         self._dialect = dialect
@@ -71,7 +74,11 @@ class ScriptedModel:
         self.requests.append(request)
         prompt = self.render(request)
         self.prompts.append(prompt)
-        raw, reply = self._reply(self._replies[index])
+        item = self._replies[index]
+        if isinstance(item, TurnEnd):
+            yield TurnCompleted("", ParsedReply(""), self._usage(prompt, 0), prompt, item)
+            return
+        raw, reply = self._reply(item)
         yield from self._stream(raw, reply, prompt, request, cancel)
 
     def _reply(self, item: str | ParsedReply) -> tuple[str, ParsedReply]:
@@ -86,11 +93,12 @@ class ScriptedModel:
         while shown < len(text):
             if cancel is not None and cancel.is_set():
                 partial = ParsedReply(text[:shown])
-                yield TurnCompleted(text[:shown], partial, self._usage(prompt, shown), prompt, "cancelled")
+                yield TurnCompleted(text[:shown], partial, self._usage(prompt, shown), prompt,
+                                    TurnEnd.CANCELLED)
                 return
             yield TextDelta(text[shown:shown + self._chunk])
             shown += self._chunk
-        yield TurnCompleted(raw, reply, self._usage(prompt, len(raw)), prompt, "stop")
+        yield TurnCompleted(raw, reply, self._usage(prompt, len(raw)), prompt, TurnEnd.STOP)
 
     def _usage(self, prompt: str, generated_chars: int) -> Usage:
         return Usage(prompt_tokens=self.count_tokens(prompt),

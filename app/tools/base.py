@@ -4,24 +4,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.values import LineSpan
 
-@dataclass(frozen=True, order=True)
-class LineSpan:
-    """Lines start_line..end_line (1-based, inclusive) of a workspace-relative path."""
 
-    path: str
-    start_line: int
-    end_line: int
+@dataclass(frozen=True)
+class TextHit:
+    """One line a search found: where it is and its text (as the workspace reads it)."""
 
-    def __str__(self) -> str:
-        if self.start_line == self.end_line:
-            return f"{self.path}:{self.start_line}"
-        return f"{self.path}:{self.start_line}-{self.end_line}"
+    span: LineSpan
+    text: str
 
 
 @dataclass(frozen=True)
 class ToolOutput:
-    """What a tool returns: the text for the model and the file lines that text showed."""
+    """What a tool returns: the text for the model, the file lines that text showed, and the same
+    results as data (search hits, file paths) for callers that must not re-parse the text."""
 
     content: str
     spans: tuple[LineSpan, ...] = ()
+    hits: tuple[TextHit, ...] = ()
+    paths: tuple[str, ...] = ()

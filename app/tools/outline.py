@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.errors import ToolExecutionError
-from app.tools.base import LineSpan, ToolOutput
+from app.tools.base import ToolOutput
 from app.tools.calls_text import call_text, cut_note
 from app.tools.reading import split_lines
+from app.values import LineSpan
 from app.workspace import Workspace
 
 _JS = {"class_declaration": "class", "class": "class", "function_declaration": "function",

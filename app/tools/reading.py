@@ -5,8 +5,9 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.errors import ToolExecutionError
-from app.tools.base import LineSpan, ToolOutput
+from app.tools.base import TextHit, ToolOutput
 from app.tools.calls_text import call_text, cut_note
+from app.values import LineSpan
 from app.workspace import TextFile, Workspace, human_size
 
 
@@ -54,12 +55,13 @@ def read_file(ws: Workspace, args: ReadFileArgs) -> ToolOutput:
                                  f"Try {call_text('read_file', path=doc.rel, start_line=last)}")
     shown, body = _window(ws, lines, args)
     end = args.start_line + shown - 1
+    hits = tuple(TextHit(LineSpan(doc.rel, n, n), lines[n - 1]) for n in range(args.start_line, end + 1))
     header = f"{doc.rel} (lines {args.start_line}-{end} of {total}, {human_size(doc.size)}{_bom_note(doc)})"
     parts = [header, *body]
     if end < len(lines) or not doc.complete:
         parts.append(cut_note(f"showed lines {args.start_line}-{end} of {total}",
                               call_text("read_file", path=doc.rel, start_line=end + 1)))
-    return ToolOutput("\n".join(parts), (LineSpan(doc.rel, args.start_line, end),))
+    return ToolOutput("\n".join(parts), (LineSpan(doc.rel, args.start_line, end),), hits=hits)
 
 
 def _window(ws: Workspace, lines: list[str], args: ReadFileArgs) -> tuple[int, list[str]]:

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
 
 from app.tools.base import ToolOutput
+from app.values import ToolSpec
 from app.workspace import Workspace
-
-ToolSpec = dict[str, Any]  # OpenAI-style {"type": "function", "function": {...}}
 
 
 @dataclass(frozen=True)
@@ -52,10 +51,6 @@ class ToolRegistry:
 
     def specs(self) -> list[ToolSpec]:
         return [t.spec() for t in self.tools]
-
-    def subset(self, names: Iterable[str]) -> ToolRegistry:
-        wanted = set(names)
-        return ToolRegistry(tuple(t for t in self.tools if t.name in wanted))
 
 
 def _strip_titles(schema: Any) -> Any:

@@ -61,7 +61,8 @@ def _argv(ws: Workspace, pattern: str, sort: bool = False) -> list[str]:
     # an uncapped one is sorted by scan_files.
     # The same walk as search_text: no symlinks, one file system, hidden files, .gitignore as set.
     argv = [str(find_rg()), "--no-config", "--no-messages", "--files", "--null", "--color=never",
-            *(["--sort=path"] if sort else []), "--no-follow", "--one-file-system", "--hidden", "--glob=!.git", "--no-require-git"]
+            *(["--sort=path"] if sort else []), "--no-follow", "--one-file-system", "--hidden",
+            "--glob=!.git", "--no-require-git"]
     if not ws.settings.respect_gitignore:
         argv.append("--no-ignore")
     last = pattern.rsplit("/", 1)[-1]

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.errors import PathRefusedError, ToolExecutionError
-from app.tools.base import LineSpan, ToolOutput
+from app.tools.base import TextHit, ToolOutput
 from app.tools.calls_text import call_text, cut_note
 from app.tools.reading import clip_line, split_lines
 from app.tools.rg import find_rg, run_rg
+from app.values import LineSpan
 from app.workspace import Workspace, human_size
 from app.workspace.lexical import has_control_chars
 
@@ -25,7 +26,8 @@ _REGEX_LIMIT = "20M"  # rg compiles to automata: no backtracking, and these boun
 class SearchTextArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    pattern: str = Field(min_length=1, max_length=1000, description="regular expression (Rust regex syntax) to search for")
+    pattern: str = Field(min_length=1, max_length=1000,
+                         description="regular expression (Rust regex syntax) to search for")
     path: str = Field(".", description="file or folder to search in, relative to the workspace root")
     glob: str | None = Field(None, max_length=200, description="only search files whose name matches, e.g. '*.py'")
     fixed_strings: bool = Field(False, description="treat the pattern as literal text, not a regex")
@@ -72,7 +74,8 @@ def search_text(ws: Workspace, args: SearchTextArgs) -> ToolOutput:
 def _argv(ws: Workspace, args: SearchTextArgs, rel: str, per_file: int, sort: bool = False) -> list[str]:
     s = ws.settings
     argv = [str(find_rg()), "--no-config", "--no-messages", "--line-number", "--no-heading", "--with-filename",
-            "--null", "--color=never", *(["--sort=path"] if sort else []), "--max-columns=1", "--no-follow", "--one-file-system",
+            "--null", "--color=never", *(["--sort=path"] if sort else []), "--max-columns=1",
+            "--no-follow", "--one-file-system",
             "--hidden", "--glob=!.git", "--no-require-git", f"--max-count={per_file + 1}",
             f"--max-filesize={s.file_scan_max_bytes}", f"--regex-size-limit={_REGEX_LIMIT}",
             f"--dfa-size-limit={_REGEX_LIMIT}"]
@@ -125,22 +128,22 @@ def _parse(ws: Workspace, lines: tuple[bytes, ...]) -> list[Hit]:
 def _render(ws: Workspace, args: SearchTextArgs, rel: str, hits: list[Hit], per_file: int,
             timed_out: bool, more: bool) -> ToolOutput:
     cap = ws.settings.search_max_results
-    shown, spans, capped_files, refused = _lines(ws, hits, per_file)
+    shown, capped_files = _lines(ws, hits, per_file)
     page = shown[args.offset:args.offset + cap]
-    page_spans = spans[args.offset:args.offset + cap]
     where = "the workspace" if rel == "." else rel
-    out = [f"{len(page)} matches for {args.pattern!r} in {where}" + (":" if page else ".")]
-    out += page
+    count = f"{len(page)} match" + ("" if len(page) == 1 else "es")
+    out = [f"{count} for {args.pattern!r} in {where}" + (":" if page else ".")]
+    out += [f"{hit.span.path}:{hit.span.start_line}: {hit.text}" for hit in page]
     total = len(shown) + (1 if more else 0)  # rg was stopped with results left: at least one more
-    out += _notes(args, rel, total, len(page), capped_files, refused, timed_out)
-    return ToolOutput("\n".join(out), tuple(page_spans))
+    out += _notes(args, rel, total, len(page), capped_files, timed_out)
+    return ToolOutput("\n".join(out), tuple(hit.span for hit in page), hits=tuple(page))
 
 
-def _lines(ws: Workspace, hits: list[Hit], per_file: int) -> tuple[list[str], list[LineSpan], list[str], int]:
-    shown: list[str] = []
-    spans: list[LineSpan] = []
+def _lines(ws: Workspace, hits: list[Hit], per_file: int) -> tuple[list[TextHit], list[str]]:
+    """The hits the workspace lets us show. A refused file (secret, hard link, unreadable) is left
+    out without a trace: a count would let its content be probed one pattern at a time."""
+    shown: list[TextHit] = []
     capped: list[str] = []
-    refused = 0
     texts: dict[str, list[str] | None] = {}
     counts: dict[str, int] = {}
     for hit in hits:
@@ -150,16 +153,15 @@ def _lines(ws: Workspace, hits: list[Hit], per_file: int) -> tuple[list[str], li
             texts[hit.rel] = _read_lines(ws, hit.rel)
         lines = texts[hit.rel]
         if lines is None or hit.line > len(lines):
-            refused += lines is None
             continue
         counts[hit.rel] = counts.get(hit.rel, 0) + 1
         if counts[hit.rel] > per_file:
             if hit.rel not in capped:
                 capped.append(hit.rel)
             continue
-        shown.append(f"{hit.rel}:{hit.line}: {clip_line(lines[hit.line - 1].strip(), ws.settings.read_max_line_chars)}")
-        spans.append(LineSpan(hit.rel, hit.line, hit.line))
-    return shown, spans, capped, refused
+        text = clip_line(lines[hit.line - 1].strip(), ws.settings.read_max_line_chars)
+        shown.append(TextHit(LineSpan(hit.rel, hit.line, hit.line), text))
+    return shown, capped
 
 
 def _read_lines(ws: Workspace, rel: str) -> list[str] | None:
@@ -170,7 +172,7 @@ def _read_lines(ws: Workspace, rel: str) -> list[str] | None:
     return None if doc.binary else split_lines(doc.text)
 
 
-def _notes(args: SearchTextArgs, rel: str, total: int, shown: int, capped_files: list[str], refused: int,
+def _notes(args: SearchTextArgs, rel: str, total: int, shown: int, capped_files: list[str],
            timed_out: bool) -> list[str]:
     notes: list[str] = []
     base = {"pattern": args.pattern, "glob": args.glob}
@@ -180,12 +182,10 @@ def _notes(args: SearchTextArgs, rel: str, total: int, shown: int, capped_files:
     if args.offset + shown < total:
         notes.append(cut_note(f"showed results {args.offset + 1}-{args.offset + shown}",
                               call_text("search_text", **base, path=rel, **flags, offset=args.offset + shown)))
-    if refused:
-        notes.append(f"left out: matches in {refused} files refused by the workspace rules")
     if timed_out:
         notes.append("[cut: the search ran out of time; results so far are shown. Narrow it with path= or glob=, "
                      "or simplify the pattern]")
-    notes.append("(.gitignored, binary and secret-looking files are not searched)")
+    notes.append("(.gitignored, binary, secret-looking and hard-linked files are not searched)")
     return notes
 
 

@@ -1,8 +1,8 @@
-"""A small .gitignore matcher: enough of gitignore(5) for listing and walking a code tree.
+""".gitignore rules (through pathspec's GitIgnoreSpec, which follows git's own matching, including
+its edge cases) and the path globs find_files takes.
 
-Supported: comments, blank lines, `!` negation, leading `/` anchoring, trailing `/` (directories
-only), `*`, `?`, `[...]`, `**` segments, and escaping with `\\`. Rules of a nested .gitignore apply
-beneath its folder; later rules win, as in git.
+Rules of a nested .gitignore apply beneath its folder; a deeper file's rule wins over a shallower
+one, and within a file the last matching rule wins, as in git.
 """
 
 from __future__ import annotations
@@ -10,12 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-
-@dataclass(frozen=True)
-class IgnoreRule:
-    regex: re.Pattern[str]
-    negated: bool
-    dir_only: bool
+from pathspec import GitIgnoreSpec
 
 
 def _glob_to_regex(glob: str) -> str:
@@ -57,23 +52,8 @@ def glob_regex(glob: str) -> re.Pattern[str]:
     return re.compile(_glob_to_regex(glob) + r"\Z", re.DOTALL)
 
 
-def parse_gitignore(text: str) -> tuple[IgnoreRule, ...]:
-    rules: list[IgnoreRule] = []
-    for raw in text.splitlines():
-        line = raw.rstrip()
-        if not line or line.startswith("#"):
-            continue
-        negated = line.startswith("!")
-        line = line[1:] if negated else line
-        dir_only = line.endswith("/")
-        line = line.rstrip("/")
-        if not line:
-            continue
-        anchored = "/" in line
-        body = _glob_to_regex(line.lstrip("/"))
-        prefix = "" if anchored else "(?:.*/)?"
-        rules.append(IgnoreRule(re.compile(prefix + body + r"(?:/.*)?\Z", re.DOTALL), negated, dir_only))
-    return tuple(rules)
+def parse_gitignore(text: str) -> GitIgnoreSpec:
+    return GitIgnoreSpec.from_lines(text.splitlines())
 
 
 @dataclass(frozen=True)
@@ -81,7 +61,7 @@ class IgnoreLayer:
     """The rules of one .gitignore and the folder (relative, '' for root) they apply beneath."""
 
     base: str
-    rules: tuple[IgnoreRule, ...]
+    rules: GitIgnoreSpec
 
 
 def is_ignored(layers: tuple[IgnoreLayer, ...], rel: str, is_dir: bool) -> bool:
@@ -90,15 +70,7 @@ def is_ignored(layers: tuple[IgnoreLayer, ...], rel: str, is_dir: bool) -> bool:
         if layer.base and not rel.startswith(layer.base + "/"):
             continue
         local = rel[len(layer.base) + 1:] if layer.base else rel
-        for rule in layer.rules:
-            if rule.dir_only and not is_dir and not _matches_parent(rule, local):
-                continue
-            if rule.regex.match(local):
-                ignored = not rule.negated
+        verdict = layer.rules.check_file(local + "/" if is_dir else local).include
+        if verdict is not None:
+            ignored = verdict
     return ignored
-
-
-def _matches_parent(rule: IgnoreRule, local: str) -> bool:
-    """A dir-only rule still hides files beneath a matching directory."""
-    parent = local.rsplit("/", 1)[0] if "/" in local else ""
-    return bool(parent) and bool(rule.regex.match(parent))

@@ -35,7 +35,7 @@ class Workspace:
 
     def __init__(self, root: Path | str, settings: Settings, *, force_fallback: bool = False) -> None:
         self.settings = settings
-        self.root = _resolve_root(Path(root))
+        self.root = check_folder(root)
         self._root_fd = _open_root(self.root)
         self._opener = BeneathOpener(self._root_fd, force_fallback)
         self._secrets = SecretsRule(settings.secrets_policy)
@@ -277,13 +277,23 @@ class Workspace:
             )
 
 
-def _resolve_root(root: Path) -> Path:
+def check_folder(raw: Path | str | None) -> Path:
+    """The resolved folder a user named as the workspace, or WorkspaceError saying why not.
+
+    The one place that decides "is this a workspace folder" (CLI, window and tools all call it).
+    An empty name is refused rather than read as the current directory.
+    """
+    if raw is None or not str(raw).strip():
+        raise WorkspaceError("No folder was given: name the project folder to ask about.")
+    root = Path(raw).expanduser()
     try:
-        resolved = root.expanduser().resolve(strict=True)
+        resolved = root.resolve(strict=True)
+    except FileNotFoundError:
+        raise WorkspaceError(f"This folder does not exist: {root}") from None
     except (OSError, RuntimeError) as exc:
-        raise WorkspaceError(f"workspace folder {root} does not exist or cannot be resolved ({exc})") from None
+        raise WorkspaceError(f"This folder cannot be opened: {root} ({exc})") from None
     if not resolved.is_dir():
-        raise WorkspaceError(f"workspace {root} is not a folder")
+        raise WorkspaceError(f"{root.name} is a file; choose the folder that contains your code.")
     return resolved
 
 

@@ -28,4 +28,5 @@ binaries = [(str(p), "llama_cpp/lib") for p in _shared_libs(_pkg / "lib")]
 binaries += [(str(p), "ggml_backends") for p in _shared_libs(_site / "bin") if _wanted_backend(p)]
 # The server and its FastAPI stack are not used; the chat-format templates and grammars are data.
 excludedimports = ["llama_cpp.server"]
-datas = collect_data_files("llama_cpp", excludes=["**/*.so", "**/*.so.*", "**/*.dylib", "**/*.dll", "lib/**", "include/**"])
+datas = collect_data_files("llama_cpp", excludes=["**/*.so", "**/*.so.*", "**/*.dylib", "**/*.dll",
+                                                  "lib/**", "include/**"])

@@ -68,12 +68,12 @@ def test_window_shows_before_llama_cpp_or_tree_sitter_is_imported(tmp_path: Path
     assert "AT SHOW []" in lines  # pydantic, the tool registry and the catalog wait for the paint
 
 
-def test_line_spans_come_without_the_tool_registry() -> None:
-    code = ("import sys, app.tools.base; print('registry' in str(sorted(sys.modules)));"
-            "from app.tools import default_tools, LineSpan; print(callable(default_tools))")
+def test_line_spans_come_without_pydantic_or_the_tool_registry() -> None:
+    code = ("import sys, app.values; mods = str(sorted(sys.modules));"
+            "print('registry' in mods, 'pydantic' in mods, app.values.LineSpan('a.py', 1, 2))")
     proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
                           timeout=60)
-    assert proc.stdout.split() == ["False", "True"], proc.stderr
+    assert proc.stdout.split() == ["False", "False", "a.py:1-2"], proc.stderr
 
 
 @pytest.mark.real_model

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.gui.render import answer_html, cite_href, linkify_citations, parse_cite_href
-from app.tools.base import LineSpan
+from app.values import LineSpan
 
 
 def test_citations_become_links_that_name_their_lines() -> None:

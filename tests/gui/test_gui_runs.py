@@ -11,7 +11,7 @@ from PySide6.QtGui import QTextCursor
 from app.gui.main_window import MainWindow
 from app.llm.base import ParsedReply, ParsedToolCall
 from app.llm.scripted import ScriptedModel
-from app.tools.base import LineSpan
+from app.values import LineSpan
 
 ARGS = '{"path": "src/calc.py", "start_line": 81}'
 

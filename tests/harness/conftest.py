@@ -27,10 +27,10 @@ def settings() -> Settings:
 
 @pytest.fixture
 def tools(project: Path, settings: Settings):
-    """The real workspace and executor for the project copy."""
+    """The real tools (executor over the real workspace) for the project copy."""
     from app.harness.calls import ToolExecutor
     from app.workspace import Workspace
 
     with Workspace(project, settings) as workspace:
-        yield workspace, ToolExecutor(workspace, settings)
+        yield ToolExecutor(workspace, settings)
 

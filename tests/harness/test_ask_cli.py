@@ -18,7 +18,21 @@ def test_a_missing_workspace_is_a_clear_error(tmp_path: Path, capsys):
 def test_a_file_is_not_a_workspace(tmp_path: Path, capsys):
     (tmp_path / "file.txt").write_text("x")
     assert main(["ask", "--workspace", str(tmp_path / "file.txt"), "q"]) == 2
-    assert "not a folder" in capsys.readouterr().err
+    assert "is a file; choose the folder" in capsys.readouterr().err
+
+
+def test_an_empty_workspace_name_is_refused_not_read_as_the_current_folder(capsys):
+    assert main(["ask", "--workspace", "", "q"]) == 2
+    assert "No folder was given" in capsys.readouterr().err
+
+
+def test_a_saved_model_that_is_gone_falls_back_to_the_default_with_a_note(project: Path, capsys):
+    """Defect 1 of issue 14: precedence --model, then settings, then the default model."""
+    from app.cli.ask_cmd import _saved_or_default
+    from app.llm.catalog import default_model_path
+
+    assert _saved_or_default(str(project / "gone.gguf")) == Path(default_model_path())
+    assert "gone.gguf) is missing; using the default model" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("content", [b"", b"definitely not a model" * 100, b"GGUF\x03\x00\x00\x00"])

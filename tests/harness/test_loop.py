@@ -8,12 +8,14 @@ from pathlib import Path
 
 from app.harness import events as ev
 from app.harness import prompts
+from app.harness.events import StopReason
 from app.harness.loop import run_question
-from app.llm.base import ParsedReply, ParsedToolCall
+from app.harness.support import Support
+from app.llm.base import ParsedReply, ParsedToolCall, TurnEnd
 from app.llm.dialects import dialect_for_template
 from app.llm.scripted import ScriptedModel
 from app.settings import Settings
-from app.tools.base import LineSpan
+from app.values import LineSpan
 
 
 def call(name: str, call_id: str = "", **arguments: object) -> ParsedToolCall:
@@ -27,9 +29,7 @@ def calls(*items: ParsedToolCall, text: str = "") -> ParsedReply:
 
 def run(model: ScriptedModel, tools, settings: Settings, question: str = "What is the default note length?",
         cancel: threading.Event | None = None) -> list:
-    workspace, executor = tools
-    return list(run_question(question, workspace=workspace, model=model, executor=executor,
-                             settings=settings, cancel=cancel))
+    return list(run_question(question, tools=tools, model=model, settings=settings, cancel=cancel))
 
 
 def only(events: list, kind: type) -> list:
@@ -51,7 +51,8 @@ def test_several_steps_then_an_answer_with_a_kept_citation(tools, settings):
     answer = only(events, ev.AnswerCompleted)[0]
     assert answer.citations == (LineSpan("notekeeper/config.py", 12, 12),)
     assert "notekeeper/config.py:12-12" in answer.text and not answer.evidence_added
-    assert events[-1] == ev.RunStopped("answered", "", 3, events[-1].usage)
+    assert events[-1] == ev.RunStopped(StopReason.ANSWERED, prompts.stop_message(StopReason.ANSWERED), 3,
+                                       events[-1].usage)
     tool_messages = [m for m in model.requests[2].messages if m["role"] == "tool"]
     assert "DEFAULT_MAX_NOTE_LENGTH = 500" in tool_messages[-1]["content"]
 
@@ -62,8 +63,10 @@ def test_first_prompt_has_layout_readme_and_known_paths(tools, settings):
     first = model.requests[0]
     system = first.messages[0]["content"]
     assert "notekeeper/" in system and "pyproject.toml" in system  # the top-level layout
-    assert "small command-line tool for keeping short text notes" in system  # the README's start
-    assert first.messages[1] == {"role": "user", "content": "What does this project do?"}
+    question = first.messages[1]
+    assert question["role"] == "user" and len(first.messages) == 2
+    assert "small command-line tool for keeping short text notes" in question["content"]  # README start
+    assert question["content"].endswith("\n\nQuestion: What does this project do?")
     assert "notekeeper/config.py" in first.known_paths and "README.md" in first.known_paths
     assert only(events, ev.AnswerCompleted)[0].citations == (LineSpan("README.md", 3, 4),)
 
@@ -136,12 +139,10 @@ def test_cancelled_before_the_first_step(tools, settings):
 
 
 def test_cancelled_while_the_model_is_speaking(tools, settings):
-    workspace, executor = tools
     cancel = threading.Event()
     model = ScriptedModel(["one two three four five six seven eight nine ten " * 5], chunk_chars=4)
     events = []
-    for event in run_question("q", workspace=workspace, model=model, executor=executor,
-                              settings=settings, cancel=cancel):
+    for event in run_question("q", tools=tools, model=model, settings=settings, cancel=cancel):
         events.append(event)
         if isinstance(event, ev.ModelTextStreamed):
             cancel.set()
@@ -178,12 +179,31 @@ def test_a_citation_to_lines_changed_since_they_were_read_is_dropped(tools, sett
     assert all(c.path != "notekeeper/config.py" for c in answer.citations)
 
 
-def test_evidence_is_added_when_the_model_cites_nothing(tools, settings):
+def test_sources_added_when_the_model_cites_nothing_are_the_lines_it_used(tools, settings):
     model = ScriptedModel([calls(call("read_file", path="pyproject.toml", max_lines=12)),
                            "The project uses the MIT license."])
     answer = only(run(model, tools, settings), ev.AnswerCompleted)[0]
-    assert answer.evidence_added and answer.citations == (LineSpan("pyproject.toml", 1, 12),)
-    assert answer.text.endswith("Sources: pyproject.toml:1-12")
+    assert answer.evidence_added and answer.citations == (LineSpan("pyproject.toml", 10, 10),)
+    assert answer.text.endswith("Sources: pyproject.toml:10") and answer.support is Support.SUPPORTED
+
+
+def test_an_answer_nothing_read_backs_gets_no_sources_and_says_so(tools, settings):
+    """Issue 12/14: unrelated lines are never attached as Sources to a made-up answer."""
+    model = ScriptedModel([calls(call("read_file", path="pyproject.toml", max_lines=12)),
+                           "Passwords are hashed with bcrypt before they are stored."])
+    answer = only(run(model, tools, settings), ev.AnswerCompleted)[0]
+    assert answer.citations == () and answer.support is Support.NONE
+    assert "Sources:" not in answer.text and prompts.NO_SOURCE_NOTE in answer.text
+
+
+def test_invented_files_and_symbols_are_named_as_unverified(tools, settings):
+    model = ScriptedModel([calls(call("read_file", path="notekeeper/config.py")),
+                           "The limit is in `cmd/tasks.go`, checked by `UserCredentials.validate()` "
+                           "and by `load_config` in notekeeper/config.py."])
+    answer = only(run(model, tools, settings), ev.AnswerCompleted)[0]
+    assert answer.unverified == ("cmd/tasks.go", "UserCredentials.validate")
+    assert "Not found in this workspace: `cmd/tasks.go`, `UserCredentials.validate`." in answer.text
+    assert answer.support is Support.PARTIAL and answer.citations[0].path == "notekeeper/config.py"
 
 
 def test_a_weak_model_is_made_to_answer_after_its_first_good_read(tools):
@@ -206,8 +226,8 @@ def test_huge_files_are_elided_to_fit_a_small_context(project: Path):
     model = ScriptedModel([calls(call("read_file", path=f"huge{i}.txt")) for i in range(3)] + ["done"],
                           context_length=2048)
     with Workspace(project, settings) as workspace:
-        events = list(run_question("q", workspace=workspace, model=model,
-                                   executor=ToolExecutor(workspace, settings), settings=settings))
+        events = list(run_question("q", tools=ToolExecutor(workspace, settings), model=model,
+                                   settings=settings))
     assert only(events, ev.ContextElided)
     assert all(p.tokens <= 2048 - 512 for p in only(events, ev.PromptRendered))
     assert events[-1].reason == "answered"
@@ -229,8 +249,8 @@ def test_weak_models_get_the_lines_a_search_of_the_question_found(tools):
     settings = Settings(n_threads=1, force_answer_after_read="always")
     model = ScriptedModel(["500 (notekeeper/config.py:12)."])
     events = run(model, tools, settings, question="What is the default maximum note length?")
-    system = model.requests[0].messages[0]["content"]
-    assert "notekeeper/config.py:12: DEFAULT_MAX_NOTE_LENGTH = 500" in system
+    first = model.requests[0].messages[-1]["content"]
+    assert "notekeeper/config.py:12: DEFAULT_MAX_NOTE_LENGTH = 500" in first
     assert only(events, ev.AnswerCompleted)[0].citations == (LineSpan("notekeeper/config.py", 12, 12),)
 
 
@@ -252,3 +272,35 @@ def test_first_call_policy_requires_a_call_only_until_one_has_run(tools):
     ], dialect=dialect_for_template(None))
     run(model, tools, settings, question="What does it do?")
     assert [r.require_tool for r in model.requests] == [True, False]
+
+
+def test_a_full_context_reported_by_the_model_stops_with_the_context_budget(tools, settings):
+    """The backend ends a turn with TurnEnd.CONTEXT_FULL (the prompt plus the reply filled the
+    window): the run stops for the context budget, never as 'answered' with a made-up answer."""
+    model = ScriptedModel([TurnEnd.CONTEXT_FULL])
+    events = run(model, tools, settings)
+    assert events[-1].reason is StopReason.CONTEXT_BUDGET
+    assert not only(events, ev.AnswerCompleted)
+    assert events[-1].message == prompts.STOP_MESSAGES[StopReason.CONTEXT_BUDGET]
+
+
+def test_every_stop_reason_has_its_words():
+    assert set(prompts.STOP_MESSAGES) == set(StopReason)
+    for reason in StopReason:
+        assert prompts.stop_message(reason, steps=3, detail="x").strip()
+
+
+def test_a_follow_up_sees_the_earlier_question_answer_and_results(tools, settings):
+    """A chat: the second question's prompt holds the first one's turns exactly as they were, so
+    the backend only evaluates the new turn."""
+    model = ScriptedModel([calls(call("read_file", path="notekeeper/config.py")),
+                           "The limit is 500 (notekeeper/config.py:12).", "It is DEFAULT_MAX_NOTE_LENGTH."])
+    first = only(run(model, tools, settings, question="What is the note limit?"), ev.AnswerCompleted)[0]
+    follow = list(run_question("And which constant holds it?", tools=tools, model=model, settings=settings,
+                               history=first.transcript, chat_id="chat-1"))
+    earlier = model.requests[1].messages  # the last request of the first question
+    again = model.requests[2].messages
+    assert again[1:len(earlier)] == earlier[1:]  # the same turns, in the same order
+    assert again[len(earlier)]["content"] == "The limit is 500 (notekeeper/config.py:12)."
+    assert again[-1]["content"].endswith("Question: And which constant holds it?")
+    assert follow[0].chat_id == "chat-1" and follow[-1].reason is StopReason.ANSWERED

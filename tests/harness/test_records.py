@@ -18,10 +18,9 @@ from app.paths import app_paths
 
 
 def ask(tools, settings, question: str, *replies) -> list:
-    workspace, executor = tools
     model = ScriptedModel(list(replies))
-    return list(run_question(question, workspace=workspace, model=model, executor=executor,
-                             settings=settings, recorder=RunRecorder(app_paths())))
+    return list(run_question(question, tools=tools, model=model, settings=settings,
+                             recorder=RunRecorder(app_paths())))
 
 
 def read_call() -> ParsedReply:
@@ -79,7 +78,7 @@ def test_unknown_run_ids_are_a_clear_error_not_a_path(tmp_path):
 
 def test_every_event_survives_the_round_trip():
     from app.llm.base import Usage
-    from app.tools.base import LineSpan
+    from app.values import LineSpan
 
     spans = (LineSpan("a.py", 1, 3),)
     samples = [ev.RunStarted("r", "q", "/w", "m"), ev.PromptRendered(1, "p", 3),

@@ -31,6 +31,7 @@ def debs(bundle: Path) -> dict[str, Path]:
         pytest.skip("models/*.gguf is absent (run make setup)")
     if not fresh(DIST / "debs.hash"):
         build("--no-tar")
-    found = {"app": sorted(DIST.glob("burrow-assistant_*_amd64.deb")), "model": sorted(DIST.glob("burrow-model-smollm2_*_all.deb"))}
+    found = {"app": sorted(DIST.glob("burrow-assistant_*_amd64.deb")),
+             "model": sorted(DIST.glob("burrow-model-smollm2_*_all.deb"))}
     assert found["app"] and found["model"], f"no .debs in {DIST}"
     return {kind: paths[-1] for kind, paths in found.items()}

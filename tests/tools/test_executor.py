@@ -8,8 +8,8 @@ import pytest
 
 from app.harness.calls import ToolExecutor, parse_arguments
 from app.settings import Settings
-from app.tools import ToolOutput, ToolRegistry, default_tools
-from app.tools.registry import Tool
+from app.tools.base import ToolOutput
+from app.tools.registry import Tool, ToolRegistry, default_tools
 from app.workspace import Workspace
 
 

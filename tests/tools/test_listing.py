@@ -42,7 +42,8 @@ def test_gitignore_negation_and_nested_files(make_call) -> None:
     out = call("find_files", pattern="*.py").content
     assert "keep.gen.py" in out and "sub/z.py" in out
     assert "x.gen.py" not in out.replace("keep.gen.py", "") and "sub/local" not in out
-    assert make_call({".gitignore": "*.py\n", "a.py": ""}, respect_gitignore=False)("find_files", pattern="*.py").content.startswith("5 files")
+    call = make_call({".gitignore": "*.py\n", "a.py": ""}, respect_gitignore=False)
+    assert call("find_files", pattern="*.py").content.startswith("5 files")
 
 
 def test_find_files_sorted_counted_and_paged(make_call) -> None:

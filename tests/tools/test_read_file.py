@@ -5,7 +5,7 @@ from __future__ import annotations
 import codecs
 import re
 
-from app.tools.base import LineSpan
+from app.values import LineSpan
 
 NEXT = re.compile(r'next: read_file\(path="([^"]+)", start_line=(\d+)\)')
 

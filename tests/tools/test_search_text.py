@@ -6,8 +6,8 @@ import re
 import sys
 from pathlib import Path
 
-from app.tools.base import LineSpan
 from app.tools.rg import find_rg, rg_candidates
+from app.values import LineSpan
 
 
 def test_results_are_path_line_text_with_spans(make_call) -> None:
@@ -48,7 +48,7 @@ def test_skips_ignored_binary_and_secrets_silently(make_call) -> None:
     call = make_call({".gitignore": "gen/\n", "gen/x.py": "token\n", ".env": "token=1\n",
                       "bin.dat": b"token\x00\x00", "ok.py": "token\n"})
     out = call("search_text", pattern="token")
-    assert out.content.splitlines()[:2] == ["1 matches for 'token' in the workspace:", "ok.py:1: token"]
+    assert out.content.splitlines()[:2] == ["1 match for 'token' in the workspace:", "ok.py:1: token"]
     assert ".env" not in out.content and "refused" not in out.content
 
 
@@ -93,3 +93,15 @@ def test_glob_does_not_bring_back_gitignored_files(make_call) -> None:
     assert "a.py:1:" in out and "x.gen.py" not in out and "b.md" not in out
     both = call("search_text", pattern="needle", glob="*.{py,md}").content
     assert "a.py:1:" in both and "b.md:1:" in both and "x.gen.py" not in both
+
+
+def test_hard_linked_outside_file_cannot_be_probed(make_call, tmp_path) -> None:
+    """A hard link to an outside file is refused, and its content leaves no trace in the output:
+    a pattern that matches it and one that does not give the same answer (issue 14, defect 5)."""
+    secret = tmp_path / "outside.txt"
+    secret.write_text("password=hunter2\n")
+    call = make_call({"ok.py": "print('hi')\n"})
+    (tmp_path / "proj" / "linked.txt").hardlink_to(secret)
+    hit, miss = call("search_text", pattern="hunter2"), call("search_text", pattern="zebra42")
+    assert "linked.txt" not in hit.content and "password" not in hit.content
+    assert hit.content.replace("hunter2", "zebra42") == miss.content

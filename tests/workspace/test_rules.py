@@ -84,7 +84,7 @@ def test_workspace_root_must_be_a_folder(tmp_path: Path) -> None:
     with pytest.raises(WorkspaceError, match="does not exist"):
         Workspace(tmp_path / "missing", Settings())
     (tmp_path / "f").write_text("x")
-    with pytest.raises(WorkspaceError, match="not a folder"):
+    with pytest.raises(WorkspaceError, match="is a file"):
         Workspace(tmp_path / "f", Settings())
 
 

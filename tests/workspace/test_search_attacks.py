@@ -49,7 +49,8 @@ def test_dash_named_files_are_searched_as_paths(injection_ws) -> None:
     assert "--pre=sh:1: needle-pre" in both and "-x:1: needle-dash" in both
 
 
-@pytest.mark.parametrize("pattern", ["(x+x+)+y", "(a|aa)*b", "(.*)*(.*)*(.*)*z", "(x*)*(x*)*(x*)*$^", "(?:x?){500}x{500}"])
+@pytest.mark.parametrize("pattern", ["(x+x+)+y", "(a|aa)*b", "(.*)*(.*)*(.*)*z", "(x*)*(x*)*(x*)*$^",
+                                     "(?:x?){500}x{500}"])
 def test_catastrophic_regex_returns_quickly(injection_ws, pattern) -> None:
     ws, _ = injection_ws
     settings = Settings(search_timeout_s=5)

@@ -1,0 +1,76 @@
+"""One object wires a question: a workspace folder, its tools, a model, settings and the run record.
+
+The CLI, the window, the eval and the benchmarks all ask through a Session, so the wiring (which
+folder checks, which tools, which recorder) exists once:
+
+    with Session.open(folder, model, settings, paths=app_paths()) as session:
+        for event in session.ask("where is the config parsed?", cancel):
+            ...
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+from app.errors import BurrowError
+from app.harness.calls import ToolExecutor
+from app.harness.events import RunEvent
+from app.harness.loop import run_question
+from app.harness.records import ChatSoFar, RunRecorder, RunStore
+from app.llm.base import ChatModel
+from app.paths import AppPaths
+from app.settings import Settings
+from app.tools.registry import ToolRegistry
+from app.workspace import Workspace, check_folder
+
+
+def open_toolbox(folder: Path | str, settings: Settings,
+                 registry: ToolRegistry | None = None) -> ToolExecutor:
+    """The tools over a checked workspace folder (WorkspaceError says why a folder is refused)."""
+    return ToolExecutor(Workspace(check_folder(folder), settings), settings, registry)
+
+
+class Session:
+    """A workspace with its tools and a loaded model; answers questions one at a time."""
+
+    def __init__(self, tools: ToolExecutor, model: ChatModel, settings: Settings,
+                 paths: AppPaths | None = None) -> None:
+        self.tools = tools
+        self.model = model
+        self.settings = settings
+        self._paths = paths  # where runs are recorded; None records nothing (bench, tests)
+
+    @classmethod
+    def open(cls, folder: Path | str, model: ChatModel, settings: Settings, *,
+             paths: AppPaths | None = None, registry: ToolRegistry | None = None) -> Session:
+        return cls(open_toolbox(folder, settings, registry), model, settings, paths)
+
+    @property
+    def workspace(self) -> Workspace:
+        return self.tools.workspace
+
+    def ask(self, question: str, cancel: threading.Event | None = None,
+            chat: ChatSoFar | None = None) -> Iterator[RunEvent]:
+        """The run's events, the last one a RunStopped; the run is recorded when paths were given.
+        With `chat`, the question continues that chat (its history is in the prompt)."""
+        recorder = RunRecorder(self._paths) if self._paths is not None else None
+        return run_question(question, tools=self.tools, model=self.model, settings=self.settings,
+                            cancel=cancel, recorder=recorder, history=chat.history if chat else (),
+                            chat_id=chat.chat_id if chat else "")
+
+    def load_chat(self, ref: str) -> ChatSoFar:
+        """A recorded chat of this workspace ("last" or a run id), to continue with ask(chat=...)."""
+        if self._paths is None:
+            raise BurrowError("this session records no runs, so it has no chats to continue")
+        return RunStore(self._paths).load_chat(self.tools.label, ref)
+
+    def close(self) -> None:
+        self.tools.workspace.close()
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,183 @@
+"""Does the workspace back an answer? Names the answer mentions are looked up, and sources are
+chosen only among lines this run showed that the answer really draws on.
+
+A small model invents files and functions and restates the README as if it had read the code.
+So: every file path and code symbol an answer names is checked against the workspace (a miss is
+reported as unverified), and a line shown in this run becomes a source only when the answer uses
+what it holds (a number, an identifier, a quoted value, or several of its words that the question
+did not already say) or names its file. An answer with no such line is said to have no source.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from enum import Enum
+
+from app.harness.citations import Evidence, merge_spans
+from app.values import LineSpan, find_citations
+
+
+class Support(str, Enum):
+    """How far the lines Burrow read back an answer (user-facing words in prompts.SUPPORT_LABELS)."""
+
+    SUPPORTED = "supported"
+    PARTIAL = "partial"
+    NONE = "none"
+
+
+@dataclass(frozen=True)
+class AnswerCheck:
+    support: Support
+    sources: tuple[LineSpan, ...]  # model citations that held, then lines the answer draws on
+    unverified: tuple[str, ...]  # files and symbols the answer names that the workspace lacks
+
+
+@dataclass(frozen=True)
+class NameLookup:
+    """How names are looked up in the workspace (the loop passes its tools' views)."""
+
+    has_path: Callable[[str], bool]
+    has_symbol: Callable[[str], bool]
+
+
+EXTENSIONS = ("py pyi js mjs cjs jsx ts tsx go rs java kt c h cc cpp hpp cs rb php swift scala sh "
+              "md rst txt toml cfg ini yaml yml json lock xml html css sql gradle mod sum").split()
+_PATH = re.compile(r"(?<![\w/.@:-])(?:\.{1,2}/)?(?:[\w@+-][\w.@+-]*/)*[\w@+-][\w.@+-]*\.(?:"
+                   + "|".join(EXTENSIONS) + r")(?![\w/])")
+_TICKED = re.compile(r"`([^`\n]{2,80})`")
+_IDENT = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*(?:\(\))?$")
+_CODEY = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?=\(\))|"
+                    r"(?<![\w.])([a-z]+_\w+|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)(?![\w])")
+_URL = re.compile(r"\w+://\S+")
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w])")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]+")
+_QUOTED = re.compile(r"[\"']([^\"'\n]{2,60})[\"']")
+PLAIN = frozenset(
+    "a an and are as at be but by can do does for from has have how if in into is it its may not of "
+    "on or so such than that the their then there these this those to uses used using was what when "
+    "where which while who why will with would you your also each file files code project line lines "
+    "function method class value default set called call returns return see".split()
+)
+
+
+def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence: Evidence,
+                 names: NameLookup, max_names: int, max_sources: int) -> AnswerCheck:
+    """Which sources back `text`, which of its names the workspace lacks, and the verdict. The
+    model's own citations (already checked against what this run showed) are its sources when it
+    gave any; otherwise the lines the answer draws on are found here."""
+    unverified = unverified_names(text, names, max_names)
+    if cited:
+        return AnswerCheck(_verdict(cited, unverified), cited, unverified)
+    scored = _score_lines(text, question, _current_lines(evidence), _named_paths(text))
+    sources = tuple(_group(scored)[:max_sources])
+    return AnswerCheck(_verdict(sources, unverified), sources, unverified)
+
+
+def _verdict(sources: tuple[LineSpan, ...], unverified: tuple[str, ...]) -> Support:
+    if not sources:
+        return Support.NONE
+    return Support.PARTIAL if unverified else Support.SUPPORTED
+
+
+def mentioned_names(text: str) -> tuple[list[str], list[str]]:
+    """(paths, symbols) an answer names, in order, without duplicates; URLs and citations' line
+    numbers are not names."""
+    prose = _URL.sub(" ", text)
+    paths = _unique(m.group(0) for m in _PATH.finditer(prose))
+    paths += _unique(c.span.path for c in find_citations(prose) if c.span.path not in paths)
+    symbols: list[str] = []
+    for ticked in _TICKED.findall(prose):
+        name = ticked.strip()
+        if _IDENT.match(name) and not _PATH.fullmatch(name):
+            symbols.append(name.removesuffix("()"))
+    for match in _CODEY.finditer(_TICKED.sub(" ", prose)):
+        symbols.append(match.group(1) or match.group(2))
+    return paths, [s for s in _unique(symbols) if s not in paths and not _in_any_path(s, paths)]
+
+
+def unverified_names(text: str, names: NameLookup, limit: int) -> tuple[str, ...]:
+    paths, symbols = mentioned_names(text)
+    missing = [p for p in paths[:limit] if not names.has_path(p)]
+    room = max(0, limit - len(paths))
+    missing += [s for s in symbols[:room] if not names.has_symbol(s)]
+    return tuple(missing)
+
+
+def _in_any_path(symbol: str, paths: list[str]) -> bool:
+    return any(symbol in path for path in paths)
+
+
+def _unique(items: Iterable[str]) -> list[str]:
+    seen: dict[str, None] = {}
+    for item in items:
+        seen.setdefault(item.removeprefix("./"), None)
+    return list(seen)
+
+
+def _current_lines(evidence: Evidence) -> dict[LineSpan, str]:
+    """Single lines shown in this run whose file still reads the same (fingerprints checked once)."""
+    current = [span for span, digest in evidence.shown.items()
+               if digest is not None and evidence.fingerprint(span) == digest]
+    return {line: text for line, text in evidence.lines.items()
+            if any(_within(line, span) for span in current)}
+
+
+def _within(line: LineSpan, span: LineSpan) -> bool:
+    return line.path == span.path and span.start_line <= line.start_line <= span.end_line
+
+
+def _named_paths(text: str) -> set[str]:
+    paths, _ = mentioned_names(text)
+    return {p.removeprefix("./") for p in paths}
+
+
+def answer_terms(text: str, question: str) -> tuple[set[str], set[str]]:
+    """(strong, weak) terms of the answer that the question did not already contain: strong are
+    numbers, identifiers and quoted values; weak are other content words, cut to 5 letters."""
+    asked = {w.lower() for w in _WORD.findall(question)} | set(_NUMBER.findall(question))
+    strong = {n for n in _NUMBER.findall(text) if n not in asked and len(n) > 1}
+    strong |= {q.strip().lower() for q in _QUOTED.findall(text) if q.strip().lower() not in asked}
+    weak: set[str] = set()
+    for word in _WORD.findall(_URL.sub(" ", text)):
+        low = word.lower()
+        if low in asked or low in PLAIN:
+            continue
+        if "_" in word or any(c.isupper() for c in word[1:]):  # an identifier or an acronym (MIT)
+            strong.add(low)
+        elif len(low) >= 4:
+            weak.add(low[:5])
+    return strong, weak
+
+
+def _score_lines(text: str, question: str, lines: dict[LineSpan, str],
+                 named: set[str]) -> dict[LineSpan, int]:
+    """A score per shown line: 2 per strong term it holds, 1 per weak one; a line of a file the
+    answer names scores at least 1. Lines under 2 do not back the answer."""
+    strong, weak = answer_terms(text, question)
+    scores: dict[LineSpan, int] = {}
+    for span, line in lines.items():
+        low = line.lower()
+        words = {w.lower()[:5] for w in _WORD.findall(line)}
+        score = 2 * sum(term in low for term in strong) + len(weak & words)
+        if _names_file(span.path, named):
+            score += 1
+        if score >= 2:
+            scores[span] = score
+    return scores
+
+
+def _names_file(path: str, named: set[str]) -> bool:
+    return path in named or any(path.endswith("/" + name) for name in named)
+
+
+def _group(scored: dict[LineSpan, int], gap: int = 2) -> list[LineSpan]:
+    """Supporting lines grouped into spans (lines at most `gap` apart join), best total first."""
+    spans = merge_spans(LineSpan(s.path, s.start_line, s.end_line + gap) for s in scored)
+    totals = []
+    for span in spans:
+        inside = [s for s in scored if _within(s, span)]
+        last = max(s.end_line for s in inside)
+        totals.append((-sum(scored[s] for s in inside), LineSpan(span.path, span.start_line, last)))
+    return [span for _, span in sorted(totals)]
