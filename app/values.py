@@ -36,7 +36,7 @@ class LineSpan:
 # optionally `./`-prefixed and in backticks, then :line or :start-end, the end optionally written
 # with an en dash, spaces around the dash, or an `L` prefix (`a.py:L3-L9`, models write all of these).
 CITATION_RE = re.compile(
-    r"(?<![\w/.\-])(?:\./)?(?P<path>(?:[\w@+~.\-]+/)*[\w@+~\-][\w@+~.\-]*\.[A-Za-z0-9_]+"
+    r"(?<![\w/.\-])(?:\./)?(?P<path>(?:[\w@+~.\-]+/)*[\w@+~\-][\w@+~.\-]*\.[A-Za-z][A-Za-z0-9_]*"
     r"|(?:[\w@+~.\-]+/)+[\w@+~.\-]*\w)"
     r":L?(?P<start>\d{1,7})(?:\s?[-\u2013]\s?L?(?P<end>\d{1,7}))?(?![\w])"
 )

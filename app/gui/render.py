@@ -11,14 +11,11 @@ import re
 from collections.abc import Iterable
 from urllib.parse import quote, unquote
 
-from app.values import LineSpan
+from app.values import CITATION_RE, LineSpan
 
 CITE_SCHEME = "cite"
-# a path with a folder or an extension, then :line or :start-end; optionally in backticks
-_CITATION = re.compile(
-    r"`?(?<![\w/.\-])((?:[\w.\-]+/)*[\w\-][\w.\-]*\.[A-Za-z0-9_]+|(?:[\w.\-]+/)+[\w.\-]+)"
-    r":(\d+)(?:-(\d+))?(?![\w])`?"
-)
+# the harness's citation grammar (app.values), plus the backticks models often put around it
+_CITATION = re.compile(r"`?(?:" + CITATION_RE.pattern + r")`?")
 _FENCE = re.compile(r"(^```.*?(?:^```[^\n]*$|\Z))", re.S | re.M)
 
 
@@ -54,8 +51,8 @@ def linkify_citations(text: str, allowed: Iterable[LineSpan] | None = None) -> s
 
 def _linkify_plain(text: str, paths: set[str] | None) -> str:
     def replace(match: re.Match[str]) -> str:
-        path, start = match.group(1), int(match.group(2))
-        end = int(match.group(3) or start)
+        path, start = match.group("path"), int(match.group("start"))
+        end = int(match.group("end") or start)
         if paths is not None and path not in paths:
             return match.group(0)
         span = LineSpan(path, min(start, end), max(start, end))

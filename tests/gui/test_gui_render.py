@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from app.gui.render import answer_html, cite_href, linkify_citations, parse_cite_href
 from app.values import LineSpan
 
@@ -42,3 +44,15 @@ def test_model_picker_line_names_size_quantization_context_and_dialect() -> None
     info = ModelInfo(path="/m/x.gguf", name="SmolLM2 135M", size_bytes=98_362_432, parameters="135M",
                      quantization="Q4_1", context_length=8192, dialect="generic", source="default")
     assert describe(info) == "SmolLM2 135M · 93.8 MB · 135M · Q4_1 · ctx 8192 · dialect generic · default"
+
+
+def test_the_window_links_exactly_what_the_harness_accepts_as_a_citation() -> None:
+    """One grammar (app.values): dash kinds, the `L` prefix and `./` read alike on both sides."""
+    from app.gui.render import linkify_citations
+    from app.values import find_citations
+
+    text = "See ./src/a.py:L3-L9, b.md:4\u20136 and `c/d.ts:12` but not v1.2:3 or http://x.io/a.py:4."
+    harness = [str(c.span) for c in find_citations(text)]
+    linked = re.findall(r"\[([^\]]+)\]\(cite:", linkify_citations(text))
+    assert harness == ["src/a.py:3-9", "b.md:4-6", "c/d.ts:12"]
+    assert linked == harness
