@@ -134,6 +134,19 @@ def strictly_alternating(messages: list[Message]) -> list[Message]:
     return out
 
 
+def alternating_turns(messages: list[Message], keep_system: bool) -> list[Message]:
+    """For templates that accept only user/assistant alternation (Gemma 2, Llama 2, Mistral 7B
+    v0.1): system text (all of it, or all but a leading system message) and tool results become
+    user text, consecutive turns of one role merge, and a conversation that would open with the
+    assistant gets an empty user turn first. Nothing is dropped."""
+    lead = messages[:1] if keep_system and messages and messages[0].get("role") == "system" else []
+    turns = merged_turns([{"role": "assistant" if m.get("role") == "assistant" else "user",
+                           "content": m["content"]} for m in messages[len(lead):]])
+    if turns and turns[0]["role"] != "user":
+        turns.insert(0, {"role": "user", "content": ""})
+    return [*lead, *turns]
+
+
 def one_call_per_message(messages: list[Message]) -> list[Message]:
     """Split assistant turns with several calls into call/result pairs, for templates that
     render only one call per assistant message."""
