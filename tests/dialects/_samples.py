@@ -87,6 +87,7 @@ _HM2 = "<|start|>assistant" + _HM.format("search_text", '{"pattern": "main"}')
 _G1 = '<|tool_call>call:read_file{path:<|"|>README.md<|"|>}<tool_call|>'
 _G2 = '<|tool_call>call:search_text{pattern:<|"|>main<|"|>}<tool_call|>'
 _F1 = '<|tool_call_start|>[read_file(path="README.md")]<|tool_call_end|>'
+_FN = 'read_file\n{"path": "README.md"}'
 _M1 = '[TOOL_CALLS]read_file[ARGS]{"path": "README.md"}'
 _TH = f"<think>\n{THOUGHT}\n</think>\n\n"  # reasoning as plain-text tags (Magistral, fine-tunes)
 # GPT-OSS: the prompt ends with "<|start|>assistant", so a call may begin with its recipient
@@ -120,7 +121,7 @@ OUTPUTS: dict[str, dict[str, str]] = {
         "unclosed": 'read_file\n{"path": "README.md"', "answer": "all\n" + ANSWER + "<|eot_id|>",
         # issue 13 shape 3: reasoning and text before the call; only ">>>name" starts a call
         "reasoning": f'{_TH}>>>read_file\n{{"path": "README.md"}}<|eot_id|>',
-        "think_before": f'<think>{THOUGHT}</think>Let me look.\n>>>read_file\n{{"path": "README.md"}}',
+        "think_before": f"<think>{THOUGHT}</think>Let me look.\n>>>" + _FN,
         "think_spaced": f'{_TH}Let me look.\n>>>read_file\n{{"path": "README.md"}}<|eot_id|>',
         "text_before": 'Let me look.\n>>>read_file\n{"path": "README.md"}<|eot_id|>'},
     "mistral": {
@@ -156,8 +157,10 @@ OUTPUTS: dict[str, dict[str, str]] = {
         "header_single": _HR1, "header_several": _HR1 + _HR2,
         "header_constrain": ' to=functions.read_file<|channel|>commentary <|constrain|>json'
                             '<|message|>{"path": "README.md"}<|call|>',
-        "header_reasoning": f"<|channel|>analysis<|message|>{THOUGHT}<|end|><|start|>assistant{_HR1}",
-        "header_before": "<|channel|>commentary<|message|>Let me look.<|end|><|start|>assistant" + _HR1},
+        "header_reasoning": f"<|channel|>analysis<|message|>{THOUGHT}<|end|><|start|>assistant"
+                            + _HR1,
+        "header_before": "<|channel|>commentary<|message|>Let me look.<|end|><|start|>assistant"
+                         + _HR1},
     "gemma4": {
         "single": _G1, "several": _G1 + _G2, "before": "Let me look." + _G1,
         "unclosed": _G1.removesuffix("<tool_call|>"),

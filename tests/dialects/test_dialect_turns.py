@@ -98,9 +98,9 @@ GENERIC = {  # template -> how its prompt must end (the generation prompt, or th
     "chatml": (None, "<|im_start|>assistant\n"),
 }
 
-_CALL = {"role": "assistant", "content": "", "tool_calls": [
-    {"id": "c9", "type": "function", "function": {"name": "read_file",
-                                                  "arguments": {"path": "README.md", "start_line": 2}}}]}
+_READ_TWO = {"name": "read_file", "arguments": {"path": "README.md", "start_line": 2}}
+_CALL = {"role": "assistant", "content": "",
+         "tool_calls": [{"id": "c9", "type": "function", "function": _READ_TWO}]}
 SHAPES = {  # conversation -> texts that must reach the prompt, in this order
     "new_turn_after_results": (NEW, [QUESTION, RESULT_ONE, RESULT_TWO, NEW_TURN]),
     "two_nudges_after_results": (
