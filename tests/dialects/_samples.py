@@ -87,6 +87,14 @@ _HM2 = "<|start|>assistant" + _HM.format("search_text", '{"pattern": "main"}')
 _G1 = '<|tool_call>call:read_file{path:<|"|>README.md<|"|>}<tool_call|>'
 _G2 = '<|tool_call>call:search_text{pattern:<|"|>main<|"|>}<tool_call|>'
 _F1 = '<|tool_call_start|>[read_file(path="README.md")]<|tool_call_end|>'
+_FN = 'read_file\n{"path": "README.md"}'
+_M1 = '[TOOL_CALLS]read_file[ARGS]{"path": "README.md"}'
+_TH = f"<think>\n{THOUGHT}\n</think>\n\n"  # reasoning as plain-text tags (Magistral, fine-tunes)
+# GPT-OSS: the prompt ends with "<|start|>assistant", so a call may begin with its recipient
+# (the order the gpt-oss template itself renders calls in), before the channel
+_HR = ' to=functions.{}<|channel|>commentary json<|message|>{}<|call|>'
+_HR1 = _HR.format("read_file", '{"path": "README.md"}')
+_HR2 = "<|start|>assistant" + _HR.format("search_text", '{"pattern": "main"}')
 
 # dialect -> case -> raw output; cases: single, several, before ("Let me look." then a call),
 # unclosed (final closing tag missing), reasoning (a reasoning block, then a call), answer.
@@ -110,13 +118,21 @@ OUTPUTS: dict[str, dict[str, str]] = {
         "single": 'read_file\n{"path": "README.md"}<|eot_id|>',
         "several": 'read_file\n{"path": "README.md"}>>>search_text\n{"pattern": "main"}',
         "before": 'all\nLet me look.>>>read_file\n{"path": "README.md"}',
-        "unclosed": 'read_file\n{"path": "README.md"', "answer": "all\n" + ANSWER + "<|eot_id|>"},
+        "unclosed": 'read_file\n{"path": "README.md"', "answer": "all\n" + ANSWER + "<|eot_id|>",
+        # issue 13 shape 3: reasoning and text before the call; only ">>>name" starts a call
+        "reasoning": f'{_TH}>>>read_file\n{{"path": "README.md"}}<|eot_id|>',
+        "think_before": f"<think>{THOUGHT}</think>Let me look.\n>>>" + _FN,
+        "think_spaced": f'{_TH}Let me look.\n>>>read_file\n{{"path": "README.md"}}<|eot_id|>',
+        "text_before": 'Let me look.\n>>>read_file\n{"path": "README.md"}<|eot_id|>'},
     "mistral": {
         "single": '[TOOL_CALLS]read_file[ARGS]{"path": "README.md"}</s>',
         "several": f"[TOOL_CALLS][{_J1}, {_J2}]</s>",
         "before": 'Let me look.[TOOL_CALLS]read_file[CALL_ID]a1B2c3D4e[ARGS]{"path": "README.md"}',
         "unclosed": f"[TOOL_CALLS][{_J1}",
-        "reasoning": f'[THINK]{THOUGHT}[/THINK][TOOL_CALLS]read_file[ARGS]{{"path": "README.md"}}',
+        "reasoning": f"[THINK]{THOUGHT}[/THINK]{_M1}",
+        # issue 13 shape 1: <think> reasoning, then a call in either form
+        "think_list": f"{_TH}[TOOL_CALLS][{_J1}]</s>", "think_named": f"{_TH}{_M1}</s>",
+        "think_before": f"{_TH}Let me look.{_M1}</s>",
         "answer": ANSWER + "</s>"},
     "granite": {
         "single": f"<|tool_call|>[{_J1}]<|end_of_text|>", "several": f"<|tool_call|>[{_J1}, {_J2}]",
@@ -136,7 +152,15 @@ OUTPUTS: dict[str, dict[str, str]] = {
         "unclosed": _HM1.removesuffix("<|call|>"),
         "reasoning": f"<|channel|>analysis<|message|>{THOUGHT}<|end|><|start|>assistant{_HM1}",
         "answer": f"<|channel|>analysis<|message|>{THOUGHT}<|end|><|start|>assistant"
-                  f"<|channel|>final<|message|>{ANSWER}<|return|>"},
+                  f"<|channel|>final<|message|>{ANSWER}<|return|>",
+        # issue 13 shape 4: the recipient in the header, before the channel
+        "header_single": _HR1, "header_several": _HR1 + _HR2,
+        "header_constrain": ' to=functions.read_file<|channel|>commentary <|constrain|>json'
+                            '<|message|>{"path": "README.md"}<|call|>',
+        "header_reasoning": f"<|channel|>analysis<|message|>{THOUGHT}<|end|><|start|>assistant"
+                            + _HR1,
+        "header_before": "<|channel|>commentary<|message|>Let me look.<|end|><|start|>assistant"
+                         + _HR1},
     "gemma4": {
         "single": _G1, "several": _G1 + _G2, "before": "Let me look." + _G1,
         "unclosed": _G1.removesuffix("<tool_call|>"),
@@ -151,7 +175,19 @@ OUTPUTS: dict[str, dict[str, str]] = {
 OUTPUTS["smollm3"] = OUTPUTS["hermes"]
 
 EXPECTED_CALLS = {"single": [READ], "several": [READ, SEARCH], "before": [READ],
-                  "unclosed": [READ], "reasoning": [READ], "answer": []}
+                  "unclosed": [READ], "reasoning": [READ], "answer": [],
+                  "think_list": [READ], "think_named": [READ], "think_before": [READ],
+                  "think_spaced": [READ], "text_before": [READ],
+                  "header_single": [READ], "header_several": [READ, SEARCH],
+                  "header_constrain": [READ], "header_reasoning": [READ], "header_before": [READ]}
+# the reply's content per case ("" when not listed) and the cases that carry THOUGHT as reasoning
+_LOOK = ("before", "think_before", "think_spaced", "text_before", "header_before")
+EXPECTED_CONTENT = {"answer": ANSWER} | dict.fromkeys(_LOOK, "Let me look.")
+REASONING_CASES = frozenset({"reasoning", "think_list", "think_named", "think_before",
+                             "think_spaced", "header_reasoning"})
+
+# a new user message after tool results (issue 13 shapes 2 and 5)
+NEW_TURN = "And which file defines <main>?"
 
 # text that must never reach the user while streaming
 MARKUP = ("tool_call", "read_file", "TOOL_CALLS", "functools", ">>>", "<|", "<｜", "[ARGS]",

@@ -11,13 +11,15 @@ import pytest
 from app.llm.dialects import dialect_for_template
 
 from ._samples import (
-    ANSWER,
     CONVERSATION,
     EXPECTED,
     EXPECTED_CALLS,
+    EXPECTED_CONTENT,
     MARKUP,
+    NEW_TURN,
     OUTPUTS,
     QUESTION,
+    REASONING_CASES,
     RESULT_ONE,
     RESULT_TWO,
     TEMPLATES,
@@ -80,6 +82,16 @@ def test_the_callers_messages_are_not_changed(name):
     assert messages == CONVERSATION
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_a_new_user_turn_after_tool_results_reaches_the_prompt_after_them(name):
+    """Issue 13: whatever each family makes of it, the results and the new turn all arrive."""
+    messages = [*CONVERSATION, {"role": "user", "content": NEW_TURN}]
+    prompt = _dialect(name).render(messages, TOOLS)
+    last = max(prompt.rfind(r) for r in (RESULT_TWO, json.dumps(RESULT_TWO, ensure_ascii=False)))
+    assert RESULT_ONE in prompt or json.dumps(RESULT_ONE, ensure_ascii=False) in prompt
+    assert NEW_TURN in prompt[last:]
+
+
 CASES = [(n, c) for n in NAMES for c in OUTPUTS[EXPECTED[n]]]
 
 
@@ -90,13 +102,8 @@ def test_parses_what_the_family_writes(name, case):
     assert [(c.name, c.arguments) for c in reply.tool_calls] == EXPECTED_CALLS[case]
     for call in reply.tool_calls:
         assert json.loads(call.raw_arguments) == call.arguments
-    if case == "before":
-        assert reply.content == "Let me look."
-    elif case == "answer":
-        assert reply.content == ANSWER
-    else:
-        assert reply.content == ""
-    if case == "reasoning":
+    assert reply.content == EXPECTED_CONTENT.get(case, "")
+    if case in REASONING_CASES:
         assert reply.reasoning == THOUGHT
     assert THOUGHT not in reply.content
 
@@ -111,8 +118,7 @@ def test_streaming_shows_no_markup_and_only_grows(name, case):
         assert now.startswith(shown), (raw[:end], shown, now)
         assert not any(m in now for m in MARKUP), now
         shown = now
-    expected = {"before": "Let me look.", "answer": ANSWER}.get(case, "")
-    assert shown.strip() == expected
+    assert shown.strip() == EXPECTED_CONTENT.get(case, "")
 
 
 @pytest.mark.parametrize("name", NAMES)

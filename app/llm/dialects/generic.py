@@ -19,7 +19,12 @@ from app.llm.dialects.callformats import FORMATS, CallFormat
 from app.llm.dialects.gbnf import BASE_RULES, PATH_ARGUMENTS, arguments_rules, gbnf_literal
 from app.llm.dialects.jinja_env import render_template
 from app.llm.dialects.markup import arguments_from, split_think, visible_after_think
-from app.llm.dialects.normalize import last_question, normalize_messages, with_system_text
+from app.llm.dialects.normalize import (
+    alternating_turns,
+    last_question,
+    normalize_messages,
+    with_system_text,
+)
 from app.llm.dialects.template import TemplateDialect
 
 CHATML = ("{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}"
@@ -53,10 +58,22 @@ class GenericDialect(TemplateDialect):
         if add_generation_prompt:  # the prompt of a turn, not a backend's transcript probe
             self._last_messages = list(messages)
         prepared = self.prepare(normalize_messages(messages), tools)
-        try:
-            return self._render_prepared(prepared, add_generation_prompt)
-        except ChatTemplateError:
-            return self._render_prepared(_fold_system(prepared), add_generation_prompt)
+        return self._render_faithfully(prepared, add_generation_prompt)
+
+    def _render_faithfully(self, prepared: list[Message], add_generation_prompt: bool) -> str:
+        """A template that demands strict alternation refuses some conversations (Gemma 2: any
+        system role) or drops a turn (Llama 2: a later system one); then the same text goes as
+        user/assistant turns only, keeping a leading system turn where the template takes it."""
+        shapes = (prepared, alternating_turns(prepared, keep_system=True),
+                  alternating_turns(prepared, keep_system=False))
+        for turns in shapes[:-1]:
+            try:
+                prompt = self._render_prepared(turns, add_generation_prompt)
+            except ChatTemplateError:
+                continue
+            if all(m["content"].strip() in prompt for m in prepared):
+                return prompt
+        return self._render_prepared(shapes[-1], add_generation_prompt)
 
     def _render_prepared(self, messages: list[Message], add_generation_prompt: bool) -> str:
         return render_template(self._compiled, messages=messages, tools=None,
@@ -178,16 +195,6 @@ def _example_value(name: str, schema: dict[str, Any]) -> Any:
     if name in ("path", "file", "file_path"):
         return "README.md"
     return {"integer": 1, "number": 1, "boolean": True}.get(schema.get("type", ""), "text")
-
-
-def _fold_system(messages: list[Message]) -> list[Message]:
-    """For templates that refuse a system role (Gemma 2): prepend it to the first user turn."""
-    if not messages or messages[0].get("role") != "system":
-        return messages
-    system, rest = messages[0]["content"], messages[1:]
-    if rest and rest[0].get("role") == "user":
-        return [{**rest[0], "content": f"{system}\n\n{rest[0]['content']}"}, *rest[1:]]
-    return [{"role": "user", "content": system}, *rest]
 
 
 __all__ = ["GenericDialect", "gbnf_literal"]

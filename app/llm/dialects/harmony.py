@@ -15,15 +15,29 @@ _RECIPIENT = re.compile(r"to=functions\.([^\s<]+)")
 _CHANNEL = re.compile(r"<\|channel\|>\s*(\w+)")
 
 
-def _messages(raw: str) -> list[tuple[str, str, bool]]:
+def _recipient_lead(lead: str, arriving: bool) -> bool:
+    """Whether text before the first special token opens the first message's header.
+
+    The prompt ends with `<|start|>assistant`, so a call may go on with ` to=functions.x`
+    before its channel (the order the gpt-oss template renders calls in). While streaming,
+    text that may still grow into `to=` is held back too.
+    """
+    head = lead.lstrip()
+    return head.startswith("to=") or (arriving and bool(head) and "to=".startswith(head))
+
+
+def _messages(raw: str, streaming: bool = False) -> list[tuple[str, str, bool]]:
     """(header, body, complete) per harmony message; a missing end marker is forgiven.
 
     Text before the first special token (a model that skipped the header) counts as answer
-    text; a header still arriving is left out until its <|message|> shows what it is.
+    text unless it names a recipient; a header still arriving is left out until its
+    <|message|> shows what it is.
     """
     out = []
     lead_end = raw.find("<|")
     lead = raw if lead_end < 0 else raw[:lead_end]
+    if _recipient_lead(lead, streaming and lead_end < 0):
+        raw, lead = "<|start|>assistant" + raw, ""
     if lead.strip():
         out.append(("", lead if lead_end >= 0 else hold_back(lead, ("<|",)), lead_end >= 0))
     for chunk in raw[len(lead):].split("<|start|>"):
@@ -73,5 +87,6 @@ class HarmonyDialect(TemplateDialect):
 
     def visible_text(self, raw_so_far: str) -> str:
         shown = [body if complete else hold_back(body, ("<|end|>", "<|return|>", "<|call|>"))
-                 for header, body, complete in _messages(raw_so_far) if _shown(header)]
+                 for header, body, complete in _messages(raw_so_far, streaming=True)
+                 if _shown(header)]
         return "".join(shown).lstrip()

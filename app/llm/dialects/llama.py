@@ -12,6 +12,7 @@ from app.llm.base import Message, ParsedToolCall, ToolSpec
 from app.llm.dialects.markup import (
     calls_from_json_text,
     parse_loose_arguments,
+    visible_after_think,
     visible_before,
 )
 from app.llm.dialects.normalize import one_call_per_message
@@ -83,17 +84,48 @@ class FireFunctionDialect(TemplateDialect):
         return before, []
 
 
+_RECIPIENT = re.compile(r"([A-Za-z_][\w.-]*)\n")  # a recipient line: a name, then a newline
+_NAME_SO_FAR = re.compile(r"[A-Za-z_][\w.-]*")
+
+
+def _recipient_line(segment: str) -> tuple[str, str] | None:
+    """(recipient, body) when the text right after the prompt's '>>>' addresses someone.
+
+    As llama.cpp reads it: `all` (an answer), `python` (code), or a name whose body is JSON;
+    anything else is text the model wrote without a recipient, i.e. content.
+    """
+    match = _RECIPIENT.match(segment)
+    if not match:
+        return None
+    name, body = match.group(1), segment[match.end():]
+    if name in ("all", "python") or not body.strip() or body.lstrip().startswith("{"):
+        return name, body
+    return None
+
+
+def _undecided(segment: str) -> bool:
+    """Whether streamed text may still turn into a recipient line (hold it back until then)."""
+    match = _RECIPIENT.match(segment)
+    if match:
+        return not segment[match.end():].strip() and match.group(1) not in ("all", "python")
+    return not segment or _NAME_SO_FAR.fullmatch(segment) is not None
+
+
 class FunctionaryDialect(TemplateDialect):
-    """Functionary v3.2: the prompt ends with '>>>', so output starts with a recipient line."""
+    """Functionary v3.2: the prompt ends with '>>>', so output starts with a recipient line;
+    text without one (after reasoning, say) is content, and only `>>>name` starts a call."""
 
     name = "functionary"
     markers = (">>>",)
     arguments_as_string = True  # its template concatenates the arguments string
 
     def parse_calls(self, text: str) -> tuple[str, list[ParsedToolCall]]:
-        content, calls = [], []
-        for segment in (text if text.lstrip().startswith(">>>") else ">>>" + text).split(">>>")[1:]:
-            recipient, _, body = segment.partition("\n")
+        first, *rest = text.lstrip().removeprefix(">>>").split(">>>")
+        opening = _recipient_line(first)
+        content = [] if opening else [first]
+        segments = ([opening] if opening else []) + [s.partition("\n")[::2] for s in rest]
+        calls = []
+        for recipient, body in segments:
             recipient, body = recipient.strip(), self.clean(body)
             if recipient in ("all", ""):
                 content.append(body)
@@ -103,7 +135,13 @@ class FunctionaryDialect(TemplateDialect):
         return "\n".join(content), calls
 
     def visible_text(self, raw_so_far: str) -> str:
-        body = raw_so_far.lstrip().removeprefix(">>>")
-        if not body.startswith("all\n"):
+        tags = self.reasoning_tags(raw_so_far)
+        text = visible_after_think(raw_so_far, self.opens_reasoning, (), *tags)
+        first = text.removeprefix(">>>")
+        if _undecided(first):
             return ""
-        return visible_before(body[4:], self.markers + self.end_markers).lstrip()
+        opening = _recipient_line(first)
+        if opening and opening[0] != "all":
+            return ""
+        body = opening[1] if opening else first
+        return visible_before(body, self.markers + self.end_markers).lstrip()

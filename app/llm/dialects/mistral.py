@@ -35,6 +35,7 @@ class MistralDialect(TemplateDialect):
     name = "mistral"
     markers = ("[TOOL_CALLS]",)
     think_tags = ("[THINK]", "[/THINK]")
+    other_think_tags = (("<think>", "</think>"),)  # Magistral 2506 and fine-tunes: plain text
 
     def prepare(self, messages: list[Message], tools: Sequence[ToolSpec]) -> list[Message]:
         return strictly_alternating(with_mistral_ids(messages))

@@ -87,20 +87,64 @@ def _counted_role(msg: Message) -> str | None:
     return msg.get("role")
 
 
+def _joined(first: Message, second: Message) -> Message:
+    merged = dict(first)
+    merged["content"] = "\n\n".join(t for t in (first["content"], second["content"]) if t)
+    calls = [*(first.get("tool_calls") or []), *(second.get("tool_calls") or [])]
+    if calls:
+        merged["tool_calls"] = calls
+    return merged
+
+
+def merged_turns(messages: list[Message]) -> list[Message]:
+    """Consecutive user (or assistant) messages as one: texts joined by a blank line, tool
+    calls kept in order, the way mistral-common aggregates a conversation."""
+    out: list[Message] = []
+    for msg in messages:
+        if out and msg.get("role") in ("user", "assistant") and out[-1].get("role") == msg["role"]:
+            out[-1] = _joined(out[-1], msg)
+        else:
+            out.append(dict(msg))
+    return out
+
+
+# Mistral templates leave a message that carries tool calls out of their alternation check and
+# render a user message by its role before looking at its calls; a user turn carrying this
+# (never rendered) placeholder gets its own [INST] where the check would refuse it.
+OUTSIDE_ALTERNATION = [{"id": "", "type": "function", "function": {"name": "", "arguments": {}}}]
+
+
 def strictly_alternating(messages: list[Message]) -> list[Message]:
-    """Fold a user or assistant message that would repeat the previous counted role into its
-    neighbour, so templates that demand user/assistant alternation accept the conversation."""
+    """A conversation that templates demanding user/assistant alternation accept, encoded the
+    way mistral-common encodes it: consecutive turns of one role merge, and a user turn right
+    after tool results is its own turn (`...[/TOOL_RESULTS][INST]text[/INST]`), not folded into
+    the result. Anything else that repeats the last counted role folds into its neighbour."""
     out: list[Message] = []
     last: str | None = None
-    for msg in messages:
+    for msg in merged_turns(messages):
         role = _counted_role(msg)
         if role is not None and role == last and out:
-            target = out[-1] = dict(out[-1])
-            target["content"] = f"{target['content']}\n\n{msg['content']}".strip()
+            if role == "user" and out[-1].get("role") == "tool":
+                out.append({**msg, "tool_calls": OUTSIDE_ALTERNATION})
+            else:
+                out[-1] = _joined(out[-1], msg)
             continue
         last = role or last
-        out.append(dict(msg))
+        out.append(msg)
     return out
+
+
+def alternating_turns(messages: list[Message], keep_system: bool) -> list[Message]:
+    """For templates that accept only user/assistant alternation (Gemma 2, Llama 2, Mistral 7B
+    v0.1): system text (all of it, or all but a leading system message) and tool results become
+    user text, consecutive turns of one role merge, and a conversation that would open with the
+    assistant gets an empty user turn first. Nothing is dropped."""
+    lead = messages[:1] if keep_system and messages and messages[0].get("role") == "system" else []
+    turns = merged_turns([{"role": "assistant" if m.get("role") == "assistant" else "user",
+                           "content": m["content"]} for m in messages[len(lead):]])
+    if turns and turns[0]["role"] != "user":
+        turns.insert(0, {"role": "user", "content": ""})
+    return [*lead, *turns]
 
 
 def one_call_per_message(messages: list[Message]) -> list[Message]:

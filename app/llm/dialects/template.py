@@ -22,6 +22,9 @@ class TemplateDialect(Dialect):
     markers: tuple[str, ...] = ()  # where tool-call markup starts in the output
     end_markers: tuple[str, ...] = DEFAULT_END_MARKERS
     think_tags: tuple[str, str] = ("<think>", "</think>")
+    # Other reasoning tags the family's fine-tunes write (Magistral: <think> besides [THINK]);
+    # a reply that opens with one of them is read with it.
+    other_think_tags: tuple[tuple[str, str], ...] = ()
     arguments_as_string = False
 
     def __init__(self, template: str | None, *, bos_token: str = "", eos_token: str = "",
@@ -58,8 +61,17 @@ class TemplateDialect(Dialect):
         return prompt.rstrip().endswith(self.think_tags[0])
 
     # -- parsing ---------------------------------------------------------------------------
+    def reasoning_tags(self, raw: str) -> tuple[str, str]:
+        """The tag pair this reply uses: one whose opening tag it starts with (or may still
+        grow into), else the family's own."""
+        head = raw.lstrip()
+        for pair in self.other_think_tags:
+            if head and (head.startswith(pair[0]) or pair[0].startswith(head)):
+                return pair
+        return self.think_tags
+
     def parse(self, raw: str) -> ParsedReply:
-        reasoning, rest = split_think(raw, self.opens_reasoning, *self.think_tags)
+        reasoning, rest = split_think(raw, self.opens_reasoning, *self.reasoning_tags(raw))
         cut = first_index(reasoning, self.markers) if not rest else len(reasoning)
         if cut < len(reasoning):  # reasoning never closed, yet a call followed: keep the call
             reasoning, rest = reasoning[:cut].strip(), reasoning[cut:]
@@ -74,4 +86,5 @@ class TemplateDialect(Dialect):
 
     def visible_text(self, raw_so_far: str) -> str:
         return visible_after_think(raw_so_far, self.opens_reasoning,
-                                   self.markers + self.end_markers, *self.think_tags)
+                                   self.markers + self.end_markers,
+                                   *self.reasoning_tags(raw_so_far))
