@@ -327,7 +327,7 @@ class LlamaChatModel:
 
     def _grammar(self, request: TurnRequest) -> Any:
         text = self._dialect.grammar(request.tools, request.known_paths, request.force_answer,
-                                    request.require_tool)
+                                    request.require_tool, request.messages)
         if not text:
             return None
         if text not in self._grammars:
