@@ -39,6 +39,7 @@ PROMPT = ("Explain in detail, step by step, how a hash table works: hashing, buc
           "resizing, and the cost of each operation. Write at least three paragraphs.")
 GEN_TOKENS = 64
 READY_WITHIN_S = 180
+MIN_REPS = 7  # a request is ~2 s; tens of ms of scheduling noise need more samples than 3
 _EVAL = re.compile(r"llama_perf_context_print:\s+eval time =\s+([\d.]+) ms /\s+(\d+) runs")
 _PROMPT = re.compile(r"prompt eval time =\s+([\d.]+) ms /\s+(\d+) tokens")
 
@@ -142,13 +143,16 @@ def _bare_turn(server: _Server, reported: _Reported, stats: list[dict]) -> float
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=120)
     start = time.monotonic()
     conn.request("POST", "/v1/chat/completions", body, {"Content-Type": "application/json"})
-    first = 0.0
+    first = last = 0.0
+    tokens = 0
     for line in conn.getresponse():
-        if not first and line.startswith(b"data:") and b'"content"' in line and b'"content":""' not in line:
-            first = time.monotonic() - start
+        if line.startswith(b"data:") and b'"content": "' in line:  # a chunk with text
+            last = time.monotonic() - start
+            first, tokens = first or last, tokens + 1
     conn.close()
     theirs = reported.take(server.new_log())
-    stats.append({"side": "bare", "first_token": first, "server": theirs})
+    tps = (tokens - 1) / max(1e-9, last - first)
+    stats.append({"side": "bare", "tokens": tokens, "first_token": first, "tps": tps, "server": theirs})
     return first
 
 
@@ -165,7 +169,7 @@ def measure(ctx: BenchContext) -> list[FigureResult]:
         _bare_turn(server, reported, stats)
         stats.clear()
         burrow, bare = interleaved(lambda: _burrow_turn(model, server, reported, stats),
-                                   lambda: _bare_turn(server, reported, stats), max(3, ctx.reps))
+                                   lambda: _bare_turn(server, reported, stats), max(MIN_REPS, ctx.reps))
     finally:
         server.stop()
     return _results(burrow, bare, stats)
@@ -174,7 +178,14 @@ def measure(ctx: BenchContext) -> list[FigureResult]:
 def _results(burrow: list[tuple[float, float]], bare: list[float], stats: list[dict]) -> list[FigureResult]:
     ours_tps = [s["tps"] for s in stats if s["side"] == "burrow"]
     server_tps = [s["server"]["tps"] for s in stats if s["side"] == "burrow"]
+    bare_tps = [s["tps"] for s in stats if s["side"] == "bare"]
+    bare_ratios = [s["tps"] / s["server"]["tps"] for s in stats if s["side"] == "bare"]
     details = {"runs": stats, "max_tokens": GEN_TOKENS, "per_request_ratios": [r for r, _ in burrow],
+               "bare_client_tps": median(bare_tps),
+               "burrow_vs_bare_client_tps": median(ours_tps) / max(1e-9, median(bare_tps)),
+               "bare_client_per_request_ratios": bare_ratios,
+               # Burrow's own cost: its share of the server's rate over a bare client's share
+               "burrow_share_over_bare_share": median([r for r, _ in burrow]) / median(bare_ratios),
                "server": "llama_cpp.server (llama-cpp-python), verbose timings from its log"}
     key, title, unit, target = TPS
     tps = FigureResult(key, title, unit, target, median(ours_tps), median(server_tps),

@@ -50,6 +50,10 @@ def raw_server(reply: bytes | None) -> Iterator[int]:
         yield listener.getsockname()[1]
     finally:
         done.set()
+        try:
+            listener.shutdown(socket.SHUT_RDWR)  # wakes the blocked accept()
+        except OSError:
+            pass
         listener.close()
         for conn in held:
             conn.close()

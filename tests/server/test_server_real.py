@@ -187,3 +187,15 @@ def test_the_gui_controller_answers_through_the_server(llama_server: RunningServ
     stop = events[-1]
     assert isinstance(stop, RunStopped) and stop.reason != "model_error", stop
     assert len(controller.list_runs(project)) == 1
+
+
+def test_models_lists_the_servers_models(llama_server: RunningServer, capsys) -> None:
+    from app.cli.main import main
+
+    assert main(["models", "--server", llama_server.url, "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [m["name"] for m in listed] == ["smollm2-135m"]
+    assert listed[0]["path"] == f"server:smollm2-135m@{llama_server.url}"
+    assert main(["models", "--server", llama_server.url]) == 0
+    table = capsys.readouterr().out
+    assert "smollm2-135m" in table and f"server 127.0.0.1:{llama_server.port}" in table
