@@ -24,8 +24,9 @@ QUESTION = TurnRequest(({"role": "user", "content": "hi"},))
 
 
 @contextmanager
-def raw_server(reply: bytes | None) -> Iterator[int]:
-    """A loopback listener that sends `reply` to each request (None: reads and never answers)."""
+def raw_server(reply: bytes | None, received: threading.Event | None = None) -> Iterator[int]:
+    """A loopback listener that sends `reply` to each request (None: reads and never answers);
+    `received` is set once a request has arrived."""
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen()
@@ -40,6 +41,8 @@ def raw_server(reply: bytes | None) -> Iterator[int]:
                 return
             held.append(conn)
             conn.recv(65536)
+            if received is not None:
+                received.set()
             if reply is not None:
                 conn.sendall(reply)
                 conn.close()
@@ -94,6 +97,22 @@ def test_garbage_replies_are_named(reply: bytes) -> None:
     with raw_server(reply) as port:
         error = failure_of(model_at(port))
     assert error.failure is ServerFailure.GARBAGE, error
+
+
+def test_stop_while_the_server_is_silent_closes_the_connection() -> None:
+    """Stop must not wait for the server's next byte: the blocked read is ended by shutting the
+    socket (with an hour's timeout, only that can end this turn)."""
+    received, cancel = threading.Event(), threading.Event()
+    with raw_server(None, received) as port:
+        model = model_at(port, server_timeout_s=3600)
+        turn = model.generate(QUESTION, cancel)
+        stopper = threading.Thread(target=lambda: received.wait(30) and cancel.set())
+        stopper.start()
+        events = list(turn)
+        stopper.join()
+    assert received.is_set() and cancel.is_set()
+    assert [type(e).__name__ for e in events] == ["TurnCompleted"]
+    assert events[0].stop_reason == "cancelled"
 
 
 def test_a_stream_cut_off_before_its_end_is_a_drop() -> None:

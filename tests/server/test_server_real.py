@@ -118,8 +118,8 @@ def test_stop_mid_stream_closes_the_stream_and_the_next_turn_works(llama_server:
     done = seen[-1]
     assert isinstance(done, TurnCompleted) and done.stop_reason == "cancelled"
     deltas = [e for e in seen if isinstance(e, TextDelta)]
-    # the socket was shut: no more than what was already on its way arrived after Stop
-    assert done.usage.completion_tokens < 600 and len(deltas) < 100
+    assert len(deltas) == 1, "text kept coming after Stop"
+    assert done.usage.completion_tokens < 600
     again = list(model.generate(TurnRequest(({"role": "user", "content": "Say hi."},),
                                             max_tokens=8)))
     assert isinstance(again[-1], TurnCompleted) and again[-1].stop_reason in ("stop", "length")
