@@ -21,6 +21,7 @@ import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from typing import Any
@@ -156,6 +157,49 @@ def _bare_turn(server: _Server, reported: _Reported, stats: list[dict]) -> float
     return first
 
 
+_CANNED = (b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
+           b'data: {"choices": [{"delta": {"content": "Hi"}, "finish_reason": "stop"}]}\n\n'
+           b"data: [DONE]\n\n")
+
+
+def client_overhead_ms(reps: int = 40) -> dict[str, float]:
+    """Time to first token against a loopback responder that answers at once (no model): what
+    the client itself costs, Burrow's backend vs a bare http.client, free of the server's noise."""
+    from app.llm.base import TextDelta
+    from app.llm.server_backend import ServerChatModel
+    from app.llm.server_http import parse_server_url
+    from app.settings import Settings
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+
+    def serve() -> None:
+        for _ in range(2 * reps):
+            conn, _ = listener.accept()
+            conn.recv(65536)
+            conn.sendall(_CANNED)
+            conn.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    port = listener.getsockname()[1]
+    model = ServerChatModel(parse_server_url(f"http://127.0.0.1:{port}"), "m", Settings())
+    body = json.dumps(model.request_body(_request())).encode()
+    ours, bare = [], []
+    for _ in range(reps):
+        start = time.monotonic()
+        next(e for e in model.generate(_request()) if isinstance(e, TextDelta))
+        ours.append(time.monotonic() - start)
+        start = time.monotonic()
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("POST", "/v1/chat/completions", body, {"Content-Type": "application/json"})
+        next(line for line in conn.getresponse() if b'"content": "' in line)
+        bare.append(time.monotonic() - start)
+        conn.close()
+    listener.close()
+    return {"burrow_ms": median(ours) * 1000, "bare_ms": median(bare) * 1000}
+
+
 def measure(ctx: BenchContext) -> list[FigureResult]:
     from app.llm.server_backend import connect_server
     from app.settings import Settings
@@ -172,7 +216,9 @@ def measure(ctx: BenchContext) -> list[FigureResult]:
                                    lambda: _bare_turn(server, reported, stats), max(MIN_REPS, ctx.reps))
     finally:
         server.stop()
-    return _results(burrow, bare, stats)
+    results = _results(burrow, bare, stats)
+    results[1].details["client_only_first_token"] = client_overhead_ms()
+    return results
 
 
 def _results(burrow: list[tuple[float, float]], bare: list[float], stats: list[dict]) -> list[FigureResult]:
