@@ -135,7 +135,7 @@ class ServerChatModel:
         self.address = address
         self.model = model
         self._settings = settings
-        self._fallback = fallback or dialect_for_template(None)  # generic: reads text calls
+        self.fallback = fallback or dialect_for_template(None)  # generic: reads text calls
         self.structured_calls = 0  # turns whose calls came as tool_calls (measured; docs)
         self.text_calls = 0  # turns whose calls were parsed out of text
 
@@ -292,7 +292,7 @@ class _Turn:
     def _visible(self, final: bool) -> Iterator[TextDelta]:
         """New answer text; a call written as text is held back (the fallback dialect decides)."""
         if self.request.tools and not self.request.force_answer:
-            seen = self.reply.content if final else self.model._fallback.visible_text(self.content)
+            seen = self.reply.content if final else self.model.fallback.visible_text(self.content)
         else:
             seen = self.reply.content if final else self.content
         if seen.startswith(self.shown) and len(seen) > len(self.shown):
@@ -312,7 +312,7 @@ class _Turn:
             return ParsedReply(self.content.strip(), calls, self.reasoning)
         if not self.request.tools or self.request.force_answer:
             return ParsedReply(self.content.strip(), (), self.reasoning)
-        parsed = self.model._fallback.parse(self.content)
+        parsed = self.model.fallback.parse(self.content)
         if parsed.tool_calls:
             self.calls_were = "text"
         return ParsedReply(parsed.content, parsed.tool_calls, self.reasoning or parsed.reasoning)

@@ -183,11 +183,14 @@ def http_failure(address: ServerAddress, status: int, body: bytes, model: str) -
     except ValueError:
         detail = text
     detail = str(detail).strip()[:EXCERPT_CHARS]
-    if status == 404 or (status in (400, 500) and "model" in detail.lower()
-                         and any(w in detail.lower() for w in ("not found", "not loaded", "no model"))):
+    lowered = detail.lower()
+    if "model" in lowered and any(w in lowered for w in ("not found", "not loaded", "no model")):
         return ServerError(ServerFailure.MODEL_MISSING, f"the inference server at {address.label} "
                            f"has no model {model!r} loaded ({status}: {detail}); load or pull it "
                            f"there, or pick one of its models")
+    if status == 404:
+        return ServerError(ServerFailure.GARBAGE, f"{address.base_url} is not an OpenAI-compatible "
+                           f"API (404: {detail}); check the server URL (it usually ends in /v1)")
     return ServerError(ServerFailure.GARBAGE, f"the inference server at {address.label} refused "
                        f"the request ({status}: {detail})")
 

@@ -92,6 +92,7 @@ def test_a_server_that_never_answers_times_out() -> None:
     b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: {not json\n\n",
     b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: [1, 2]\n\n",
     b"HTTP/1.1 500 Internal Server Error\r\nContent-Length: 5\r\n\r\noops!",
+    b"HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\n\r\nNot Found",  # a wrong URL
 ])
 def test_garbage_replies_are_named(reply: bytes) -> None:
     with raw_server(reply) as port:
