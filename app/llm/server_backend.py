@@ -17,17 +17,20 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from app.llm.base import (
+    Message,
     ModelEvent,
     ParsedReply,
     ParsedToolCall,
+    PrefixWarm,
     TextDelta,
     ToolSpec,
     TurnCompleted,
+    TurnEnd,
     TurnRequest,
     Usage,
 )
@@ -162,6 +165,10 @@ class ServerChatModel:
     def count_tokens(self, text: str) -> int:
         return -(-len(text) // CHARS_PER_TOKEN)
 
+    def warm(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> PrefixWarm:
+        """Nothing to warm here: the server keeps (or not) its own prompt cache."""
+        return PrefixWarm()
+
     def generate(self, request: TurnRequest, cancel: threading.Event | None = None) -> Iterator[ModelEvent]:
         cancel = cancel or threading.Event()
         turn = _Turn(self, request, time.monotonic())
@@ -233,7 +240,7 @@ class _Turn:
     chunks: int = 0
     first_token: float = 0.0
     usage: dict[str, Any] = field(default_factory=dict)
-    stop_reason: str = "stop"
+    stop_reason: TurnEnd = TurnEnd.STOP
     calls_were: str = ""
     reply: ParsedReply = field(default_factory=lambda: ParsedReply(""))
 
@@ -251,7 +258,7 @@ class _Turn:
             if not conn.closed_by_stop:
                 raise
         if cancel.is_set():
-            self.stop_reason = "cancelled"
+            self.stop_reason = TurnEnd.CANCELLED
         elif not self.finish:
             raise ServerError(ServerFailure.DROPPED, f"the inference server at {conn.address.label} "
                               f"ended the stream before the answer was finished; was it stopped "
@@ -302,7 +309,7 @@ class _Turn:
     def _finish(self) -> Iterator[TextDelta]:
         self.reply = self._parse()
         if self.finish == "length":
-            self.stop_reason = "length"
+            self.stop_reason = TurnEnd.LENGTH
         yield from self._visible(final=True)
 
     def _parse(self) -> ParsedReply:

@@ -133,19 +133,17 @@ def test_a_missing_model_reply_is_named() -> None:
 
 
 def test_inside_a_run_a_failure_is_a_recorded_model_error_stop(tmp_path: Path) -> None:
-    from app.harness.calls import ToolExecutor
-    from app.harness.loop import run_question
-    from app.harness.records import RunRecorder, RunStore
+    from app.harness.records import RunStore
+    from app.harness.session import Session
     from app.paths import app_paths
-    from app.workspace import Workspace
 
     (tmp_path / "ws").mkdir()
     (tmp_path / "ws" / "README.md").write_text("# hi\n", encoding="utf-8")
     settings = Settings(server_timeout_s=0.3)
-    with raw_server(None) as port, Workspace(tmp_path / "ws", settings) as workspace:
-        events = list(run_question("q?", workspace=workspace, model=model_at(port, server_timeout_s=0.3),
-                                   executor=ToolExecutor(workspace, settings), settings=settings,
-                                   recorder=RunRecorder(app_paths())))
+    with raw_server(None) as port:
+        model = model_at(port, server_timeout_s=0.3)
+        with Session.open(tmp_path / "ws", model, settings, paths=app_paths()) as session:
+            events = list(session.ask("q?"))
     stop = events[-1]
     assert isinstance(stop, RunStopped) and stop.reason == "model_error"
     assert "[server_timeout]" in stop.message

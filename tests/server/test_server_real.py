@@ -60,17 +60,13 @@ def test_a_tool_call_round_trip_through_the_server(llama_server: RunningServer, 
                                                     burrow_home: Path) -> None:
     """The first turn must call read_file (tool_choice names it): llama-cpp-python answers with
     structured tool_calls; the result goes back as a tool message and the model answers."""
-    from app.harness.calls import ToolExecutor
-    from app.harness.loop import run_question
-    from app.workspace import Workspace
+    from app.harness.session import Session
 
     settings = Settings(weak_model_tools="first_call", force_answer_after_read="always",
                         n_ctx=4096, temperature=0.0)
     model = connect_server(llama_server.url, None, settings)
-    with Workspace(project, settings) as workspace:
-        events = list(run_question("What is the default maximum note length?", workspace=workspace,
-                                   model=model, executor=ToolExecutor(workspace, settings),
-                                   settings=settings))
+    with Session.open(project, model, settings) as session:
+        events = list(session.ask("What is the default maximum note length?"))
     calls = [e for e in events if isinstance(e, ToolCallCompleted) and e.step >= 1]
     assert calls and calls[0].name == "read_file" and calls[0].ok, events
     assert model.structured_calls == 1 and model.text_calls == 0  # the path this server takes
@@ -127,19 +123,15 @@ def test_stop_mid_stream_closes_the_stream_and_the_next_turn_works(llama_server:
 
 def test_the_server_killed_mid_answer_gives_a_named_stop_and_a_recorded_run(
         own_server: RunningServer, project: Path, burrow_home: Path) -> None:
-    from app.harness.calls import ToolExecutor
-    from app.harness.loop import run_question
-    from app.harness.records import RunRecorder, RunStore
+    from app.harness.records import RunStore
+    from app.harness.session import Session
     from app.paths import app_paths
-    from app.workspace import Workspace
 
     settings = Settings(temperature=0.0, max_answer_tokens=600, n_ctx=4096)
     model = connect_server(own_server.url, None, settings)
     events = []
-    with Workspace(project, settings) as workspace:
-        for event in run_question(LONG, workspace=workspace, model=model,
-                                  executor=ToolExecutor(workspace, settings), settings=settings,
-                                  recorder=RunRecorder(app_paths())):
+    with Session.open(project, model, settings, paths=app_paths()) as session:
+        for event in session.ask(LONG):
             events.append(event)
             if isinstance(event, ModelTextStreamed) and own_server.process.poll() is None:
                 own_server.process.kill()  # the server dies while the answer streams
