@@ -29,6 +29,7 @@ from app.gui.dialogs import Dialogs
 from app.gui.history import HistoryPanel
 from app.gui.model_picker import ModelPicker
 from app.gui.runs import RunPresenter
+from app.gui.server_models import ServerModels, short_name
 from app.gui.session import SessionController
 from app.gui.theme import apply_theme
 from app.gui.widgets import ActivityPanel, DropZone, QuestionEdit
@@ -115,13 +116,15 @@ class MainWindow(QMainWindow):
         self.recent.setPlaceholderText("Recent workspaces")
         ws_box = _group("Workspace", self.drop_zone, _row(self.browse_button, self.recent, 1))
         self.model_picker = ModelPicker(side)
+        self.servers = ServerModels(self.model_picker, self.controller.discover_servers,
+                                    self._in_background, side)
         self.history = HistoryPanel(side)
         self.settings_button = QPushButton("Settings…", side)
         self.settings_button.setAccessibleName("Settings")
         layout = QVBoxLayout(side)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(ws_box)
-        layout.addWidget(_group("Model", self.model_picker))
+        layout.addWidget(_group("Model", self.model_picker, self.servers))
         layout.addWidget(_group("History", self.history), 1)
         layout.addWidget(self.settings_button)
         return side
@@ -248,6 +251,7 @@ class MainWindow(QMainWindow):
             return
         self._discovery_pending = False
         self._in_background(self.controller.discover_models, self._on_models_found, lambda msg: None)
+        self.servers.refresh()
 
     def _discover_after_run(self, _stop: object) -> None:
         self.runFinished.disconnect(self._discover_after_run)
@@ -269,7 +273,7 @@ class MainWindow(QMainWindow):
         self._remember_path = path if remember else None
         needs_details = self._ensure_listed(path)
         self.loading_model = True
-        self.model_picker.set_state(f"Loading {Path(path).name}…")
+        self.model_picker.set_state(f"Loading {short_name(path)}…")
         self.runs.update_buttons()
         self._in_background(lambda: self.controller.describe_and_load(path, needs_details),
                             self._on_model_loaded, self._on_model_failed)
@@ -281,7 +285,7 @@ class MainWindow(QMainWindow):
         if not listed:
             from app.llm.base import ModelInfo
 
-            self.model_picker.add_model(ModelInfo(path=path, name=Path(path).name,
+            self.model_picker.add_model(ModelInfo(path=path, name=short_name(path),
                                                   size_bytes=_file_size(path), source="user"))
         self.model_picker.select(path)
         return not listed
@@ -299,6 +303,7 @@ class MainWindow(QMainWindow):
             except BurrowError as exc:
                 self.show_notice(f"The model is loaded but could not be remembered: {exc}")
         self.model_picker.set_state(f"Ready: {name}" + (f" (dialect {dialect})" if dialect else ""))
+        self.servers.show_model(model)
         self.runs.update_buttons()
         self.modelLoaded.emit(name)
         self._discover_when_idle()

@@ -113,6 +113,12 @@ def default_model_loader(path: Path, settings: Settings) -> object:
     return load_model(path, settings)
 
 
+def _server_ref(key: str) -> object | None:
+    from app.llm.server_backend import parse_model_key
+
+    return parse_model_key(key)
+
+
 class SessionController:
     """What one window works on: a workspace, settings, a loaded model and at most one run."""
 
@@ -181,6 +187,12 @@ class SessionController:
 
         return discover_models(home=self._models_home, paths=self.paths)
 
+    def discover_servers(self) -> list:
+        """Models of inference servers answering on loopback (Ollama, LM Studio, llama-server)."""
+        from app.llm.server_discovery import discover_server_models
+
+        return discover_server_models(self.settings)
+
     def load_model(self, path: Path) -> object:
         """Blocking load (call it from a worker thread); ModelLoadError on a bad file."""
         model = self._model_loader(path, self.settings)
@@ -190,6 +202,12 @@ class SessionController:
     def describe_and_load(self, path: str, describe: bool) -> tuple:
         """(ModelInfo or None, model), from a worker thread: the GGUF header parse that labels the
         picker entry never runs on the UI thread."""
+        server = _server_ref(path)
+        if server is not None:  # a picker entry of an inference server, not a file
+            from app.llm.server_backend import connect_server
+
+            self.model = connect_server(server.base_url, server.model, self.settings)
+            return None, self.model
         info = None
         if describe:
             from app.llm.catalog import describe_model
