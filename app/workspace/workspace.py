@@ -215,7 +215,8 @@ class Workspace:
                 return _hide(counter, "secret")
             if ignore and is_ignored(layers, rel, False):
                 return _hide(counter, "ignored")
-            return Entry(rel, "file", de.stat(follow_symlinks=False).st_size)
+            st = de.stat(follow_symlinks=False)
+            return Entry(rel, "file", st.st_size, mtime_ns=st.st_mtime_ns, inode=st.st_ino)
         except OSError:  # vanished between listing and stat: leave it out, it no longer exists
             return None
 

@@ -1,0 +1,148 @@
+"""Ranking: BM25 over weighted fields, then a re-ranking that knows what a developer asks for.
+
+BM25 (FTS5) finds candidates with any query term; the re-ranking then rewards chunks that hold
+more of the question's distinct terms (BM25 alone lets one frequent word win), chunks that define
+a name the question mentions, and spreads the list over files so one long file cannot fill it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from app.index.store import Store
+from app.index.terms import query_terms, word_parts
+from app.index.values import ChunkHit, ChunkKind
+from app.settings import Settings
+
+# BM25 weight of each FTS column: names and paths say what a chunk is about, docstrings and
+# comments say it in words, the body mostly repeats names used elsewhere.
+FIELD_WEIGHTS = (8.0, 5.0, 2.0, 1.0)  # symbols, path, doc, body
+COVERAGE_POWER = 1.6  # score x (share of the question's terms the chunk holds) ** this
+DEFINES_BOOST = 1.8  # the chunk defines a name the question mentions
+MENTIONS_BOOST = 1.3  # the chunk assigns a name the question mentions (a constant, a config key)
+COMMON_SHARE = 0.06  # terms in more than this share of chunks do not select candidates ...
+MIN_MATCH_TERMS = 2  # ... unless fewer than this many terms would be left
+_KIND_WEIGHT = {ChunkKind.TEXT: 0.85}
+
+
+def search(store: Store, query: str, limit: int, settings: Settings) -> tuple[ChunkHit, ...]:
+    words = query_terms(query)
+    if not words or limit < 1:
+        return ()
+    ranked = _bm25(store, _selective(store, words), settings.index_search_candidates)
+    if not ranked:
+        return ()
+    boosts = _symbol_boosts(store, query)
+    wanted = set(words)
+    marks = ",".join("?" * len(ranked))
+    held = {rowid: wanted.intersection(text.split()) for rowid, text in store.execute(
+        f"SELECT rowid, symbols || ' ' || path || ' ' || doc || ' ' || body FROM fts WHERE rowid IN ({marks})",
+        tuple(ranked))}
+    scored = {cid: bm25 * (len(held.get(cid, ())) / len(wanted)) ** COVERAGE_POWER * boosts.get(cid, 1.0)
+              for cid, bm25 in ranked.items()}
+    return _diversify(_hits(store, scored), limit, settings.index_max_hits_per_file)
+
+
+def _selective(store: Store, words: list[str]) -> list[str]:
+    """The query terms worth matching on: a term in a large share of all chunks ('object', 'get')
+    adds little to BM25 but makes it score most of the index. Such terms still count for coverage."""
+    marks = ",".join("?" * len(words))
+    df = dict(store.execute(f"SELECT term, doc FROM vocab WHERE term IN ({marks})", tuple(words)))
+    total = store.execute("SELECT count(*) FROM chunks")[0][0] or 1
+    present = sorted((w for w in words if df.get(w)), key=lambda w: df[w])
+    rare = [w for w in present if df[w] <= COMMON_SHARE * total]
+    return rare if len(rare) >= MIN_MATCH_TERMS else present[:MIN_MATCH_TERMS]
+
+
+def _bm25(store: Store, words: list[str], limit: int) -> dict[int, float]:
+    if not words:
+        return {}
+    match = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
+    weights = ", ".join(str(w) for w in FIELD_WEIGHTS)
+    rows = store.execute(f"SELECT rowid, -bm25(fts, {weights}) AS s FROM fts WHERE fts MATCH ? "
+                         "ORDER BY s DESC LIMIT ?", (match, limit))
+    return dict(rows)
+
+
+def _symbol_boosts(store: Store, query: str) -> dict[int, float]:
+    """Chunks defining (or assigning) a name the question spells out, e.g. `QuerySet` or `MAX_ITEMS`."""
+    names = {w.lower() for w in query.replace("`", " ").replace("(", " ").replace(")", " ").split()}
+    names = {n.strip(".,:;?!'\"") for n in names} - {""}
+    names = {n for n in names if len(word_parts(n)) > 1 or len(n) >= 4}
+    if not names:
+        return {}
+    marks = ",".join("?" * len(names))
+    rows = store.execute(f"SELECT chunk_id, max(exact) FROM symbols WHERE name IN ({marks}) GROUP BY chunk_id",
+                         tuple(names))
+    return {cid: DEFINES_BOOST if exact else MENTIONS_BOOST for cid, exact in rows}
+
+
+def _hits(store: Store, scored: dict[int, float]) -> list[ChunkHit]:
+    marks = ",".join("?" * len(scored))
+    rows = store.execute(
+        "SELECT c.id, f.path, c.start, c.end, c.kind, c.symbol, c.text FROM chunks c "
+        f"JOIN files f ON f.id = c.file_id WHERE c.id IN ({marks})", tuple(scored))
+    hits = [ChunkHit(path, start, end, ChunkKind(kind), symbol,
+                     scored[cid] * _KIND_WEIGHT.get(ChunkKind(kind), 1.0), text)
+            for cid, path, start, end, kind, symbol, text in rows]
+    return sorted(hits, key=lambda h: (-h.score, h.path, h.start_line))
+
+
+def _diversify(hits: list[ChunkHit], limit: int, per_file: int) -> tuple[ChunkHit, ...]:
+    """Best first, at most `per_file` chunks of one file, overlapping windows left out."""
+    chosen: list[ChunkHit] = []
+    for hit in hits:
+        same = [c for c in chosen if c.path == hit.path]
+        if len(same) >= per_file or any(_overlap(c, hit) for c in same):
+            continue
+        chosen.append(hit)
+        if len(chosen) == limit:
+            break
+    return tuple(chosen)
+
+
+def _overlap(a: ChunkHit, b: ChunkHit) -> bool:
+    return a.start_line <= b.end_line and b.start_line <= a.end_line
+
+
+def find_symbol(store: Store, name: str, limit: int) -> tuple[ChunkHit, ...]:
+    key = name.strip().lower()
+    if not key:
+        return ()
+    rows = store.execute(
+        "SELECT chunk_id, (name = ?) AS same, exact FROM symbols WHERE name >= ? AND name < ? "
+        "ORDER BY same DESC, exact DESC, length(name) LIMIT ?", (key, key, key + "\U0010ffff", limit * 4))
+    order: dict[int, float] = {}
+    for rank, (chunk_id, same, exact) in enumerate(rows):
+        order.setdefault(chunk_id, float(len(rows) - rank + (1000 if same else 0) + (100 if exact else 0)))
+    if not order:
+        return ()
+    return tuple(_hits(store, order)[:limit])
+
+
+def fit_budget(hits: tuple[ChunkHit, ...], budget: int, count_tokens: Callable[[str], int]) -> tuple[ChunkHit, ...]:
+    """Hits in rank order while they fit; the first that does not fit is cut to its first lines."""
+    chosen: list[ChunkHit] = []
+    left = budget
+    for hit in hits:
+        cost = count_tokens(hit.text)
+        if cost <= left:
+            chosen.append(hit)
+            left -= cost
+            continue
+        cut = _cut_to(hit, left, count_tokens)
+        if cut is not None:
+            chosen.append(cut)
+        break
+    return tuple(chosen)
+
+
+def _cut_to(hit: ChunkHit, budget: int, count_tokens: Callable[[str], int]) -> ChunkHit | None:
+    lines = hit.text.split("\n")
+    keep = len(lines)
+    while keep > 0 and count_tokens("\n".join(lines[:keep])) > budget:
+        keep = keep // 2 if keep > 8 else keep - 1
+    if keep < 3:
+        return None  # a couple of lines out of context help less than they cost
+    return ChunkHit(hit.path, hit.start_line, hit.start_line + keep - 1, hit.kind, hit.symbol, hit.score,
+                    "\n".join(lines[:keep]))
