@@ -34,10 +34,11 @@ _DESCEND = {
     "lexical_declaration", "variable_declaration", "variable_declarator", "class_body", "body",
     "declaration_list", "field_declaration_list", "namespace_definition", "internal_module",
     "module_declaration", "mod_item", "template_declaration", "preproc_ifdef", "preproc_if",
-    "preproc_else", "linkage_specification", "ambient_declaration", "statement_block", "interface_body", "enum_body", "enum_body_declarations",
+    "preproc_else", "linkage_specification", "ambient_declaration", "statement_block",
+    "interface_body", "enum_body", "enum_body_declarations", "expression_statement",
 }
 _WRAPPERS = {"decorated_definition", "export_statement", "lexical_declaration",
-             "variable_declaration", "template_declaration", "ambient_declaration"}
+             "expression_statement", "variable_declaration", "template_declaration", "ambient_declaration"}
 _COMMENTS = {"comment", "line_comment", "block_comment"}
 
 
@@ -81,6 +82,9 @@ def _kind_of(node, owner: str) -> ChunkKind | None:
     if node.type == "variable_declarator":
         value = node.child_by_field_name("value")
         return ChunkKind.FUNCTION if value is not None and value.type in _FUNCTIONS else None
+    if node.type == "assignment_expression":  # JS: `Layer.prototype.match = function match() {}`
+        value = node.child_by_field_name("right")
+        return ChunkKind.FUNCTION if value is not None and value.type in _FUNCTIONS else None
     if node.type in _FUNCTIONS:
         return ChunkKind.METHOD if owner else ChunkKind.FUNCTION
     return None
@@ -96,6 +100,9 @@ def _name(node) -> str | None:
     if node.type == "impl_item":
         target, trait = node.child_by_field_name("type"), node.child_by_field_name("trait")
         return _short(target) if trait is None else f"{_short(trait)} for {_short(target)}"
+    if node.type == "assignment_expression":
+        left = node.child_by_field_name("left")
+        return _short(left).replace(".prototype.", ".") if left is not None else None
     if node.type == "type_declaration":
         spec = next((c for c in node.named_children if c.type in ("type_spec", "type_alias")), None)
         return _name(spec) if spec is not None else None
@@ -197,7 +204,7 @@ def _leftovers(lines: list[str], covered: list[str | None], owner: str, kind: Ch
             first += 1
         while last > first and not lines[last].strip():
             last -= 1
-        if first <= last:
+        if first <= last and any(any(ch.isalnum() for ch in lines[r]) for r in range(first, last + 1)):
             chunks += spans(lines, first, last, kind, owner, doc, window, overlap)
         row = end + 1
     return chunks
@@ -207,6 +214,8 @@ def spans(lines: list[str], start: int, end: int, kind: ChunkKind, symbol: str, 
            size: int, overlap: int) -> list[Chunk]:
     """One chunk for rows start..end, or overlapping windows of `size` when it is longer."""
     out: list[Chunk] = []
+    while end > start and not lines[end].strip():
+        end -= 1
     first = start
     while True:
         last = min(end, first + size - 1)

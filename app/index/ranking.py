@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from app.index.intent import Intent, intent_of, prior
 from app.index.store import Store
-from app.index.terms import query_terms, word_parts
+from app.index.terms import query_terms, related, word_parts
 from app.index.values import ChunkHit, ChunkKind
 from app.settings import Settings
 
@@ -22,6 +23,7 @@ DEFINES_BOOST = 1.8  # the chunk defines a name the question mentions
 MENTIONS_BOOST = 1.3  # the chunk assigns a name the question mentions (a constant, a config key)
 COMMON_SHARE = 0.06  # terms in more than this share of chunks do not select candidates ...
 MIN_MATCH_TERMS = 2  # ... unless fewer than this many terms would be left
+PRUNE_FROM_CHUNKS = 5000  # a smaller index scores every match in a few milliseconds anyway
 _KIND_WEIGHT = {ChunkKind.TEXT: 0.85}
 
 
@@ -29,18 +31,24 @@ def search(store: Store, query: str, limit: int, settings: Settings) -> tuple[Ch
     words = query_terms(query)
     if not words or limit < 1:
         return ()
-    ranked = _bm25(store, _selective(store, words), settings.index_search_candidates)
+    groups = {w: {w, *related(w)} for w in words}  # a synonym counts for the word it stands for
+    matchable = list(dict.fromkeys(t for group in groups.values() for t in group))
+    ranked = _bm25(store, _selective(store, matchable), settings.index_search_candidates)
     if not ranked:
         return ()
     boosts = _symbol_boosts(store, query)
-    wanted = set(words)
     marks = ",".join("?" * len(ranked))
-    held = {rowid: wanted.intersection(text.split()) for rowid, text in store.execute(
+    held = {rowid: _held(groups, set(text.split())) for rowid, text in store.execute(
         f"SELECT rowid, symbols || ' ' || path || ' ' || doc || ' ' || body FROM fts WHERE rowid IN ({marks})",
         tuple(ranked))}
-    scored = {cid: bm25 * (len(held.get(cid, ())) / len(wanted)) ** COVERAGE_POWER * boosts.get(cid, 1.0)
+    scored = {cid: bm25 * (held.get(cid, 0) / len(groups)) ** COVERAGE_POWER * boosts.get(cid, 1.0)
               for cid, bm25 in ranked.items()}
-    return _diversify(_hits(store, scored), limit, settings.index_max_hits_per_file)
+    hits = _hits(store, scored, intent_of(query))
+    return _diversify(hits, limit, settings.index_max_hits_per_file)
+
+
+def _held(groups: dict[str, set[str]], present: set[str]) -> int:
+    return sum(1 for group in groups.values() if group & present)
 
 
 def _selective(store: Store, words: list[str]) -> list[str]:
@@ -50,6 +58,8 @@ def _selective(store: Store, words: list[str]) -> list[str]:
     df = dict(store.execute(f"SELECT term, doc FROM vocab WHERE term IN ({marks})", tuple(words)))
     total = store.execute("SELECT count(*) FROM chunks")[0][0] or 1
     present = sorted((w for w in words if df.get(w)), key=lambda w: df[w])
+    if total < PRUNE_FROM_CHUNKS:
+        return present
     rare = [w for w in present if df[w] <= COMMON_SHARE * total]
     return rare if len(rare) >= MIN_MATCH_TERMS else present[:MIN_MATCH_TERMS]
 
@@ -77,24 +87,28 @@ def _symbol_boosts(store: Store, query: str) -> dict[int, float]:
     return {cid: DEFINES_BOOST if exact else MENTIONS_BOOST for cid, exact in rows}
 
 
-def _hits(store: Store, scored: dict[int, float]) -> list[ChunkHit]:
+def _hits(store: Store, scored: dict[int, float], intent: Intent | None = None) -> list[ChunkHit]:
     marks = ",".join("?" * len(scored))
     rows = store.execute(
         "SELECT c.id, f.path, c.start, c.end, c.kind, c.symbol, c.text FROM chunks c "
         f"JOIN files f ON f.id = c.file_id WHERE c.id IN ({marks})", tuple(scored))
-    hits = [ChunkHit(path, start, end, ChunkKind(kind), symbol,
-                     scored[cid] * _KIND_WEIGHT.get(ChunkKind(kind), 1.0), text)
-            for cid, path, start, end, kind, symbol, text in rows]
+    hits = []
+    for cid, path, start, end, kind_name, symbol, text in rows:
+        kind = ChunkKind(kind_name)
+        weight = _KIND_WEIGHT.get(kind, 1.0) * (prior(path, kind, intent) if intent else 1.0)
+        hits.append(ChunkHit(path, start, end, kind, symbol, scored[cid] * weight, text))
     return sorted(hits, key=lambda h: (-h.score, h.path, h.start_line))
 
 
 def _diversify(hits: list[ChunkHit], limit: int, per_file: int) -> tuple[ChunkHit, ...]:
-    """Best first, at most `per_file` chunks of one file, overlapping windows left out."""
+    """Best first, at most `per_file` chunks of one file, overlapping windows and copies left out."""
     chosen: list[ChunkHit] = []
+    texts: set[str] = set()  # the same text in two files (docs/index.md copying README.md) once
     for hit in hits:
         same = [c for c in chosen if c.path == hit.path]
-        if len(same) >= per_file or any(_overlap(c, hit) for c in same):
+        if len(same) >= per_file or any(_overlap(c, hit) for c in same) or hit.text in texts:
             continue
+        texts.add(hit.text)
         chosen.append(hit)
         if len(chosen) == limit:
             break

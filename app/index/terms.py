@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 # A dotted identifier, or a run of letters/digits in any script (prose in other languages).
-_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*|[^\W_]+")
+_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?![^\W_])|[^\W_]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _DOUBLE_END = re.compile(r"([b-df-hj-kmnp-rtv-xz])\1$")
 MIN_TERM_CHARS = 2
@@ -109,13 +109,35 @@ def _expand(token: str, keep_stop_words: bool) -> tuple[str, ...]:
 def path_terms(rel: str) -> list[str]:
     """A path's folders, file name and the words in them: `app/tools/rg_files.py` gives `rg_files.py`,
     `rg_files`, `rg`, `files`, `tools`, `app`, `py`."""
-    name = rel.rsplit("/", 1)[-1]
-    return [name.lower(), *terms(rel.replace("/", " ").replace("-", " "))]
+    name = rel.rsplit("/", 1)[-1].lower()
+    stem_name = name.rsplit(".", 1)[0] if "." in name.strip(".") else ""
+    return [name, *([stem_name] if stem_name else []), *terms(rel.replace("/", " ").replace("-", " "))]
 
 
 def query_terms(question: str) -> list[str]:
     """The distinct terms of a question, stop words dropped, in first-seen order."""
     return _unique(terms(question, keep_stop_words=False))
+
+
+# Words a question uses for what code calls otherwise; each side is searched for the other.
+_SYNONYMS = (
+    ("directory", "dir", "folder"), ("command", "cli"), ("configuration", "config", "settings"),
+    ("environment", "env", "environ"), ("argument", "arg", "args", "param"),
+    ("parameter", "param", "arg"), ("initialize", "init"), ("authentication", "auth"),
+    ("database", "db"), ("error", "exception", "err"), ("delete", "remove"),
+    ("serialize", "dump", "dumps"), ("deserialize", "load", "loads"), ("message", "msg"),
+    ("request", "req"), ("response", "res"), ("function", "func", "fn"), ("length", "len"),
+    ("maximum", "max"), ("minimum", "min"), ("number", "num"), ("string", "str"),
+)
+_RELATED: dict[str, tuple[str, ...]] = {}
+for _group in _SYNONYMS:
+    for _word in _group:
+        _RELATED[stem(_word)] = tuple(dict.fromkeys(stem(w) for w in _group if stem(w) != stem(_word)))
+
+
+def related(term: str) -> tuple[str, ...]:
+    """Other terms that name the same thing (`folder` -> `dir`, `directori`)."""
+    return _RELATED.get(term, ())
 
 
 def identifiers(question: str) -> list[str]:

@@ -68,7 +68,8 @@ class CodeSearch:
 def render_hits(ws: Workspace, query: str, hits: tuple[ChunkHit, ...]) -> ToolOutput:
     s = ws.settings
     budget = [s.read_max_bytes, s.read_max_lines]  # bytes, lines left for the whole answer
-    blocks: list[str] = [f"{len(hits)} chunks for {query!r}, best first:"]
+    noun = "chunk" if len(hits) == 1 else "chunks"
+    blocks: list[str] = [f"{len(hits)} {noun} for {query!r}, best first:"]
     spans: list[LineSpan] = []
     skipped: list[ChunkHit] = []
     for hit in hits:
