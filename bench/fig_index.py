@@ -40,15 +40,31 @@ TOUCHED = "django/db/models/query.py"
 
 
 def django_tree() -> Path:
-    """The unpacked sdist in ~/.cache/burrow-bench: fetched with pip once, checked against its sha256."""
+    """The unpacked sdist in ~/.cache/burrow-bench: fetched with pip once, sha256 checked."""
     root = CACHE / DJANGO_ARCHIVE.removesuffix(".tar.gz")
     archive = CACHE / DJANGO_ARCHIVE
     if root.is_dir():
         return root
     if not archive.is_file():
         CACHE.mkdir(parents=True, exist_ok=True)
-        subprocess.run([sys.executable, "-m", "pip", "download", "--no-binary", ":all:", "--no-deps", "-q",
-                        "-d", str(CACHE), DJANGO], check=True, capture_output=True, timeout=600)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-binary",
+                ":all:",
+                "--no-deps",
+                "-q",
+                "-d",
+                str(CACHE),
+                DJANGO,
+            ],
+            check=True,
+            capture_output=True,
+            timeout=600,
+        )
     digest = hashlib.sha256(archive.read_bytes()).hexdigest()
     if digest != DJANGO_SHA256:
         raise RuntimeError(f"{archive} has sha256 {digest}, expected {DJANGO_SHA256}")
@@ -61,13 +77,18 @@ def measure(ctx: BenchContext) -> list[FigureResult]:
     tree = django_tree()
     home = ctx.scratch / "index-home"
     build = _build_figure(ctx, tree, home)
-    os.environ["BURROW_HOME"] = str(home)  # the in-process index below must find the child's database
+    os.environ["BURROW_HOME"] = str(
+        home
+    )  # the in-process index below must find the child's database
     return [build, _refresh_figure(ctx, tree, build.measured), _search_figure(ctx, tree)]
 
 
 def _rg_pass(ctx: BenchContext, tree: Path, *args: str) -> float:
-    return timed(lambda: subprocess.run([ctx.rg, "--no-messages", *args, "."], cwd=tree,
-                                        capture_output=True, check=False))
+    return timed(
+        lambda: subprocess.run(
+            [ctx.rg, "--no-messages", *args, "."], cwd=tree, capture_output=True, check=False
+        )
+    )
 
 
 def _build_figure(ctx: BenchContext, tree: Path, home: Path) -> FigureResult:
@@ -79,11 +100,21 @@ def _build_figure(ctx: BenchContext, tree: Path, home: Path) -> FigureResult:
     report = json.loads(run.stdout)
     _rg_pass(ctx, tree, "-c", "zqxjv_no_such_word")  # warm the page cache as the build did
     rg = [_rg_pass(ctx, tree, "-c", "zqxjv_no_such_word") for _ in range(max(3, ctx.reps))]
-    details = {**report, "peak_rss_mb": round(run.peak_rss_bytes / 1e6, 1),
-               "child_seconds": round(run.seconds, 2), "reference_seconds": rg,
-               "file_count": sum(1 for p in tree.rglob("*") if p.is_file())}
-    return FigureResult(*BUILD[:4], report["seconds"], median(rg), "one rg pass over the tree",
-                        note=f"peak memory {details['peak_rss_mb']} MB", details=details)
+    details = {
+        **report,
+        "peak_rss_mb": round(run.peak_rss_bytes / 1e6, 1),
+        "child_seconds": round(run.seconds, 2),
+        "reference_seconds": rg,
+        "file_count": sum(1 for p in tree.rglob("*") if p.is_file()),
+    }
+    return FigureResult(
+        *BUILD[:4],
+        report["seconds"],
+        median(rg),
+        "one rg pass over the tree",
+        note=f"peak memory {details['peak_rss_mb']} MB",
+        details=details,
+    )
 
 
 def _refresh_figure(ctx: BenchContext, tree: Path, full_build: float) -> FigureResult:
@@ -98,7 +129,9 @@ def _refresh_figure(ctx: BenchContext, tree: Path, full_build: float) -> FigureR
         index = CodeIndex.open(ws, settings)
         for rep in range(ctx.reps):
             path = tree / TOUCHED
-            os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 1_000_000 * (rep + 1)))
+            os.utime(
+                path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 1_000_000 * (rep + 1))
+            )
             stats = index.refresh()
             seconds.append(stats.seconds)
             changed_last = stats.changed
@@ -112,7 +145,9 @@ def _search_figure(ctx: BenchContext, tree: Path) -> FigureResult:
 
     progress("index: search_code against rg")
     executor = burrow_executor(tree)
-    executor.run("warm", "search_code", json.dumps({"query": QUERIES[0]}))  # opens and refreshes once
+    executor.run(
+        "warm", "search_code", json.dumps({"query": QUERIES[0]})
+    )  # opens and refreshes once
     ours: list[float] = []
     theirs: list[float] = []
     for query in QUERIES:
@@ -129,8 +164,13 @@ def _search_figure(ctx: BenchContext, tree: Path) -> FigureResult:
         ours.append(median(xs))
         theirs.append(median(ys))
     details = {"queries": list(QUERIES), "burrow_seconds": ours, "reference_seconds": theirs}
-    return FigureResult(*SEARCH[:4], median(ours), median(theirs), "rg -i -n -e WORD ... (same words)",
-                        details=details)
+    return FigureResult(
+        *SEARCH[:4],
+        median(ours),
+        median(theirs),
+        "rg -i -n -e WORD ... (same words)",
+        details=details,
+    )
 
 
 def _rg_words(query: str) -> list[str]:

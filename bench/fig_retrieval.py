@@ -21,8 +21,18 @@ from pathlib import Path
 from bench.context import BenchContext
 from bench.report import FigureResult, Target
 
-SPAN = ("retrieval_span", "index span recall@5 (eval questions)", "share", Target(0.9, True, "measured"))
-FILE = ("retrieval_file", "index file recall@5 (eval questions)", "share", Target(0.95, True, "measured"))
+SPAN = (
+    "retrieval_span",
+    "index span recall@5 (eval questions)",
+    "share",
+    Target(0.9, True, "measured"),
+)
+FILE = (
+    "retrieval_file",
+    "index file recall@5 (eval questions)",
+    "share",
+    Target(0.95, True, "measured"),
+)
 QUESTIONS = Path(__file__).resolve().parent / "eval" / "questions.json"
 TOP = 5
 NAIVE_WINDOW = 40
@@ -63,17 +73,30 @@ def _evaluate_codebase(root: Path, questions: list[dict]) -> list[Outcome]:
         index = CodeIndex.open(ws, settings)
         index.refresh()
         naive = NaiveSearch(ws)
-        outcomes = [_judge(q, [(h.path, h.start_line, h.end_line) for h in index.search(q["question"], TOP)],
-                           naive.search(q["question"], TOP)) for q in questions]
+        outcomes = [
+            _judge(
+                q,
+                [(h.path, h.start_line, h.end_line) for h in index.search(q["question"], TOP)],
+                naive.search(q["question"], TOP),
+            )
+            for q in questions
+        ]
         index.close()
     return outcomes
 
 
-def _judge(question: dict, hits: list[tuple[str, int, int]], naive: list[tuple[str, int, int]]) -> Outcome:
+def _judge(
+    question: dict, hits: list[tuple[str, int, int]], naive: list[tuple[str, int, int]]
+) -> Outcome:
     evidence = [(e["path"], e["start"], e["end"]) for e in question["evidence"]]
-    return Outcome(question["id"], _span_hit(hits, evidence), _file_hit(hits, evidence),
-                   _span_hit(naive, evidence), _file_hit(naive, evidence),
-                   tuple(f"{p}:{s}-{e}" for p, s, e in hits))
+    return Outcome(
+        question["id"],
+        _span_hit(hits, evidence),
+        _file_hit(hits, evidence),
+        _span_hit(naive, evidence),
+        _file_hit(naive, evidence),
+        tuple(f"{p}:{s}-{e}" for p, s, e in hits),
+    )
 
 
 def _span_hit(hits: list[tuple[str, int, int]], evidence: list[tuple[str, int, int]]) -> bool:
@@ -98,7 +121,7 @@ class NaiveSearch:
                 continue
             lines = doc.text.split("\n")
             for start in range(0, len(lines), NAIVE_WINDOW):
-                words = set(terms("\n".join(lines[start:start + NAIVE_WINDOW])))
+                words = set(terms("\n".join(lines[start : start + NAIVE_WINDOW])))
                 self._windows.append((rel, start + 1, min(len(lines), start + NAIVE_WINDOW), words))
 
     def search(self, question: str, top: int) -> list[tuple[str, int, int]]:
@@ -117,10 +140,19 @@ def figures(outcomes: list[Outcome]) -> list[FigureResult]:
     naive_span = sum(o.naive_span for o in outcomes) / n
     naive_file = sum(o.naive_file for o in outcomes) / n
     details = {"questions": len(outcomes), "span_misses": misses}
-    return [FigureResult(*SPAN[:4], span, naive_span, "naive word-overlap windows", details=details),
-            FigureResult(*FILE[:4], file, naive_file, "naive word-overlap windows",
-                         details={"questions": len(outcomes),
-                                  "file_misses": [o.id for o in outcomes if not o.file]})]
+    return [
+        FigureResult(*SPAN[:4], span, naive_span, "naive word-overlap windows", details=details),
+        FigureResult(
+            *FILE[:4],
+            file,
+            naive_file,
+            "naive word-overlap windows",
+            details={
+                "questions": len(outcomes),
+                "file_misses": [o.id for o in outcomes if not o.file],
+            },
+        ),
+    ]
 
 
 def measure(ctx: BenchContext) -> list[FigureResult]:
@@ -144,7 +176,8 @@ def main(argv: list[str]) -> int:
             if not o.span:
                 q = questions[o.id]
                 want = ", ".join(f"{e['path']}:{e['start']}-{e['end']}" for e in q["evidence"])
-                print(f"\n{o.id} {'file ok' if o.file else 'FILE MISS'}: {q['question']}\n  want {want}")
+                found = "file ok" if o.file else "FILE MISS"
+                print(f"\n{o.id} {found}: {q['question']}\n  want {want}")
                 print("  got  " + "\n       ".join(o.top))
     return 0
 

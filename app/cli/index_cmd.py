@@ -20,7 +20,9 @@ _PROGRESS_EVERY_S = 0.2  # redraw the progress line at most this often
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workspace", required=True, metavar="DIR", help="the folder to index")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
-    parser.add_argument("--rebuild", action="store_true", help="forget the index and build it again")
+    parser.add_argument(
+        "--rebuild", action="store_true", help="forget the index and build it again"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,18 +43,33 @@ def run(args: argparse.Namespace) -> int:
         progress = ProgressLine()
         stats = (index.rebuild if args.rebuild else index.refresh)(progress)
         progress.finish()
-        where = str(index.database) if index.database else "(in memory: the data dir is inside the workspace)"
+        where = (
+            str(index.database)
+            if index.database
+            else "(in memory: the data dir is inside the workspace)"
+        )
         index.close()
-    report = {"files": stats.files, "chunks": stats.chunks, "seconds": round(stats.seconds, 3),
-              "changed": stats.changed, "removed": stats.removed, "rebuilt": stats.rebuilt,
-              "truncated": stats.truncated, "database": where}
+    report = {
+        "files": stats.files,
+        "chunks": stats.chunks,
+        "seconds": round(stats.seconds, 3),
+        "changed": stats.changed,
+        "removed": stats.removed,
+        "rebuilt": stats.rebuilt,
+        "truncated": stats.truncated,
+        "database": where,
+    }
     if args.json:
         print(json.dumps(report))
     else:
-        print(f"files {stats.files}, chunks {stats.chunks}, seconds {stats.seconds:.2f} "
-              f"({stats.changed} changed, {stats.removed} removed)")
+        print(
+            f"files {stats.files}, chunks {stats.chunks}, seconds {stats.seconds:.2f} "
+            f"({stats.changed} changed, {stats.removed} removed)"
+        )
         if stats.truncated:
-            print("note: the walk stopped at the walk_max_entries setting; some files are not indexed")
+            print(
+                "note: the walk stopped at the walk_max_entries setting; some files are not indexed"
+            )
     return 0
 
 

@@ -14,31 +14,88 @@ from dataclasses import dataclass
 from app.index.values import Chunk, ChunkKind
 
 _FUNCTIONS = {
-    "function_definition", "function_declaration", "generator_function_declaration",
-    "method_definition", "method_declaration", "constructor_declaration", "function_item",
-    "function_signature_item", "arrow_function", "function_expression", "function",
+    "function_definition",
+    "function_declaration",
+    "generator_function_declaration",
+    "method_definition",
+    "method_declaration",
+    "constructor_declaration",
+    "function_item",
+    "function_signature_item",
+    "arrow_function",
+    "function_expression",
+    "function",
     "generator_function",
 }
 _CONTAINERS = {
-    "class_definition", "class_declaration", "abstract_class_declaration", "class_specifier",
-    "struct_specifier", "union_specifier", "enum_specifier", "interface_declaration",
-    "enum_declaration", "record_declaration", "annotation_type_declaration", "struct_item",
-    "enum_item", "trait_item", "impl_item", "union_item", "type_declaration",
+    "class_definition",
+    "class_declaration",
+    "abstract_class_declaration",
+    "class_specifier",
+    "struct_specifier",
+    "union_specifier",
+    "enum_specifier",
+    "interface_declaration",
+    "enum_declaration",
+    "record_declaration",
+    "annotation_type_declaration",
+    "struct_item",
+    "enum_item",
+    "trait_item",
+    "impl_item",
+    "union_item",
+    "type_declaration",
     "type_alias_declaration",
 }
 # Nodes to look inside for definitions: files, bodies of classes and namespaces, wrappers.
 _DESCEND = {
-    "module", "program", "source_file", "translation_unit", "compilation_unit", "block",
-    "if_statement", "else_clause", "elif_clause", "try_statement", "except_clause",
-    "finally_clause", "with_statement", "decorated_definition", "export_statement",
-    "lexical_declaration", "variable_declaration", "variable_declarator", "class_body", "body",
-    "declaration_list", "field_declaration_list", "namespace_definition", "internal_module",
-    "module_declaration", "mod_item", "template_declaration", "preproc_ifdef", "preproc_if",
-    "preproc_else", "linkage_specification", "ambient_declaration", "statement_block",
-    "interface_body", "enum_body", "enum_body_declarations", "expression_statement",
+    "module",
+    "program",
+    "source_file",
+    "translation_unit",
+    "compilation_unit",
+    "block",
+    "if_statement",
+    "else_clause",
+    "elif_clause",
+    "try_statement",
+    "except_clause",
+    "finally_clause",
+    "with_statement",
+    "decorated_definition",
+    "export_statement",
+    "lexical_declaration",
+    "variable_declaration",
+    "variable_declarator",
+    "class_body",
+    "body",
+    "declaration_list",
+    "field_declaration_list",
+    "namespace_definition",
+    "internal_module",
+    "module_declaration",
+    "mod_item",
+    "template_declaration",
+    "preproc_ifdef",
+    "preproc_if",
+    "preproc_else",
+    "linkage_specification",
+    "ambient_declaration",
+    "statement_block",
+    "interface_body",
+    "enum_body",
+    "enum_body_declarations",
+    "expression_statement",
 }
-_WRAPPERS = {"decorated_definition", "export_statement", "lexical_declaration",
-             "expression_statement", "variable_declaration", "template_declaration", "ambient_declaration"}
+_WRAPPERS = {
+    "decorated_definition",
+    "export_statement",
+    "lexical_declaration",
+    "expression_statement",
+    "variable_declaration",
+    "template_declaration",
+    "ambient_declaration",
+}
 _COMMENTS = {"comment", "line_comment", "block_comment"}
 
 
@@ -133,7 +190,7 @@ def _leading(node, source: bytes) -> tuple[int, str]:
     prev = outer.prev_named_sibling
     while prev is not None and prev.type in _COMMENTS and prev.end_point[0] >= start - 1:
         start = prev.start_point[0]
-        comments.append(source[prev.start_byte:prev.end_byte].decode("utf-8", "replace"))
+        comments.append(source[prev.start_byte : prev.end_byte].decode("utf-8", "replace"))
         prev = prev.prev_named_sibling
     return start, "\n".join(reversed(comments))
 
@@ -147,7 +204,11 @@ def _docstring(node, source: bytes) -> str:
     if first is None or first.type != "expression_statement" or not first.named_children:
         return ""
     string = first.named_children[0]
-    return source[string.start_byte:string.end_byte].decode("utf-8", "replace") if string.type == "string" else ""
+    return (
+        source[string.start_byte : string.end_byte].decode("utf-8", "replace")
+        if string.type == "string"
+        else ""
+    )
 
 
 # Module-level names worth finding by symbol: `MAX_ITEMS = 5000`, `const port = 80`, `var x int`.
@@ -163,8 +224,9 @@ def assigned_names(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(m.group(1) for m in _ASSIGNED.finditer(text)))
 
 
-def code_chunks(lines: list[str], defs: list[Definition], max_lines: int,
-                window: int, overlap: int) -> list[Chunk]:
+def code_chunks(
+    lines: list[str], defs: list[Definition], max_lines: int, window: int, overlap: int
+) -> list[Chunk]:
     """Chunks for definitions (long ones split), class headers and the code between definitions."""
     chunks: list[Chunk] = []
     # owner of each line: '' module level, a class's name, or None inside a function
@@ -177,7 +239,7 @@ def code_chunks(lines: list[str], defs: list[Definition], max_lines: int,
             chunks += spans(lines, d.start, d.end, d.kind, d.name, d.doc, max_lines, overlap)
     docs = {d.name: d.doc for d in reversed(defs) if d.container}  # an impl's name may repeat
     for name, doc in docs.items():
-        chunks += _leftovers(lines, covered, name, ChunkKind.CLASS, doc, window, overlap)
+        chunks += _leftovers(lines, covered, name, ChunkKind.CLASS, doc, max_lines, overlap)
     chunks += _leftovers(lines, covered, "", ChunkKind.CODE, "", window, overlap)
     return chunks
 
@@ -187,8 +249,15 @@ def _mark(covered: list[str | None], d: Definition, owner: str | None) -> None:
         covered[row] = owner
 
 
-def _leftovers(lines: list[str], covered: list[str | None], owner: str, kind: ChunkKind, doc: str,
-               window: int, overlap: int) -> list[Chunk]:
+def _leftovers(
+    lines: list[str],
+    covered: list[str | None],
+    owner: str,
+    kind: ChunkKind,
+    doc: str,
+    window: int,
+    overlap: int,
+) -> list[Chunk]:
     """Windows over the runs of lines that belong to `owner` itself and are not all blank."""
     chunks: list[Chunk] = []
     row = 0
@@ -204,14 +273,24 @@ def _leftovers(lines: list[str], covered: list[str | None], owner: str, kind: Ch
             first += 1
         while last > first and not lines[last].strip():
             last -= 1
-        if first <= last and any(any(ch.isalnum() for ch in lines[r]) for r in range(first, last + 1)):
+        if first <= last and any(
+            any(ch.isalnum() for ch in lines[r]) for r in range(first, last + 1)
+        ):
             chunks += spans(lines, first, last, kind, owner, doc, window, overlap)
         row = end + 1
     return chunks
 
 
-def spans(lines: list[str], start: int, end: int, kind: ChunkKind, symbol: str, doc: str,
-           size: int, overlap: int) -> list[Chunk]:
+def spans(
+    lines: list[str],
+    start: int,
+    end: int,
+    kind: ChunkKind,
+    symbol: str,
+    doc: str,
+    size: int,
+    overlap: int,
+) -> list[Chunk]:
     """One chunk for rows start..end, or overlapping windows of `size` when it is longer."""
     out: list[Chunk] = []
     while end > start and not lines[end].strip():
@@ -219,9 +298,11 @@ def spans(lines: list[str], start: int, end: int, kind: ChunkKind, symbol: str, 
     first = start
     while True:
         last = min(end, first + size - 1)
-        text = "\n".join(lines[first:last + 1])
+        text = "\n".join(lines[first : last + 1])
         names = assigned_names(text) if kind is ChunkKind.CODE else ()
-        out.append(Chunk(first + 1, last + 1, kind, symbol, text, doc if first == start else "", names))
+        out.append(
+            Chunk(first + 1, last + 1, kind, symbol, text, doc if first == start else "", names)
+        )
         if last >= end:
             return out
         first = max(first + 1, last + 1 - overlap)

@@ -28,9 +28,17 @@ from app.workspace import Entry, Workspace
 _WALK_DEPTH = 64  # as Workspace.file_list: deeper trees are not code anyone asks about
 _DEFINITIONS = (ChunkKind.CLASS, ChunkKind.FUNCTION, ChunkKind.METHOD)
 # The settings whose change alters what is indexed: another value means a rebuild.
-_FINGERPRINT = ("index_max_file_bytes", "index_window_lines", "index_window_overlap",
-                "index_chunk_max_lines", "index_config_max_lines", "secrets_policy",
-                "allow_hardlinks", "respect_gitignore", "file_scan_max_bytes")
+_FINGERPRINT = (
+    "index_max_file_bytes",
+    "index_window_lines",
+    "index_window_overlap",
+    "index_chunk_max_lines",
+    "index_config_max_lines",
+    "secrets_policy",
+    "allow_hardlinks",
+    "respect_gitignore",
+    "file_scan_max_bytes",
+)
 
 
 class CodeIndex:
@@ -43,8 +51,10 @@ class CodeIndex:
         self._mutex = threading.Lock()
 
     @classmethod
-    def open(cls, workspace: Workspace, settings: Settings, data_dir: Path | None = None) -> CodeIndex:
-        """Open (or create) the index; a corrupt or outdated one is silently replaced by an empty one."""
+    def open(
+        cls, workspace: Workspace, settings: Settings, data_dir: Path | None = None
+    ) -> CodeIndex:
+        """Open (or create) the index; a corrupt or outdated one is silently replaced."""
         data = data_dir or app_paths().data_dir
         path = database_path(data, workspace.root)
         inside = path.resolve().is_relative_to(workspace.root)
@@ -52,7 +62,7 @@ class CodeIndex:
 
     @property
     def database(self) -> Path | None:
-        """The database file, or None when it is kept in memory (the data dir is in the workspace)."""
+        """The database file, or None when kept in memory (the data dir is in the workspace)."""
         return self._store.path
 
     @property
@@ -103,7 +113,9 @@ class CodeIndex:
         seconds = time.perf_counter() - started
         return IndexStats(files, chunks, seconds, len(todo), len(gone), rebuilt, listing.truncated)
 
-    def _write(self, todo: list[Entry], gone: list[int], known: dict, progress: Progress | None) -> None:
+    def _write(
+        self, todo: list[Entry], gone: list[int], known: dict, progress: Progress | None
+    ) -> None:
         limits = _limits(self._settings)
         step = self._settings.index_commit_files
         self._store.begin()
@@ -158,9 +170,10 @@ class CodeIndex:
             except sqlite3.DatabaseError:
                 return ()
 
-    def best_chunks(self, question: str, token_budget: int,
-                    count_tokens: Callable[[str], int]) -> tuple[ChunkHit, ...]:
-        """The best chunks for a question that fit in `token_budget` tokens (for the first prompt)."""
+    def best_chunks(
+        self, question: str, token_budget: int, count_tokens: Callable[[str], int]
+    ) -> tuple[ChunkHit, ...]:
+        """The best chunks for a question that fit in `token_budget` tokens (first prompt)."""
         hits = self.search(question, self._settings.search_code_max_results)
         return ranking.fit_budget(hits, token_budget, count_tokens)
 
@@ -171,8 +184,12 @@ def _fingerprint(settings: Settings) -> str:
 
 def _limits(settings: Settings) -> ChunkLimits:
     window = settings.index_window_lines
-    return ChunkLimits(window, min(settings.index_window_overlap, window // 2),
-                       settings.index_chunk_max_lines, settings.index_config_max_lines)
+    return ChunkLimits(
+        window,
+        min(settings.index_window_overlap, window // 2),
+        settings.index_chunk_max_lines,
+        settings.index_config_max_lines,
+    )
 
 
 def _state(entry: Entry) -> FileState:
@@ -188,9 +205,23 @@ def _to_rows(rel: str, chunks: list[Chunk]) -> list[ChunkRow]:
         if c.kind in _DEFINITIONS and c.symbol and c.symbol not in named:
             named.add(c.symbol)  # a long definition's later windows are not where it is defined
             bare = c.symbol.rsplit(".", 1)[-1]
-            names += [(c.symbol.lower(), True)] + ([(bare.lower(), True)] if bare != c.symbol else [])
+            names += [(c.symbol.lower(), True)] + (
+                [(bare.lower(), True)] if bare != c.symbol else []
+            )
         names += [(n.lower(), False) for n in c.names]
         head = term_string(c.symbol + " " + " ".join(c.names))
-        rows.append(ChunkRow(c.start, c.end, c.kind.value, c.symbol, c.text, head, where,
-                             term_string(c.doc), term_string(c.text), tuple(names)))
+        rows.append(
+            ChunkRow(
+                c.start,
+                c.end,
+                c.kind.value,
+                c.symbol,
+                c.text,
+                head,
+                where,
+                term_string(c.doc),
+                term_string(c.text),
+                tuple(names),
+            )
+        )
     return rows

@@ -20,19 +20,32 @@ TEST_WEIGHT = 0.6
 CODE_BOOST = 1.35  # definitions, when the question asks about functions, errors, defaults ...
 OVERVIEW_BOOST = 2.0  # the top-level README, when the question asks what the project is
 OVERVIEW_MAX_TERMS = 3
+README_START_LINES = 30  # "the README's start": where a project says what it is
+FILE_NAME_BOOST = 1.5  # the question names the file's own name ('parser', 'variables')
 
-_GENERATED = re.compile(r"(^|/)(PKG-INFO|[^/]+\.egg-info/.*|package-lock\.json|yarn\.lock|"
-                        r"[^/]+\.min\.(js|css)|[^/]+\.map)$")
+_GENERATED = re.compile(
+    r"(^|/)(PKG-INFO|[^/]+\.egg-info/.*|package-lock\.json|yarn\.lock|"
+    r"[^/]+\.min\.(js|css)|[^/]+\.map)$"
+)
 _CHANGELOG = re.compile(r"(^|/)(change(s|log)|history|news|releases?)([._-][^/]*)?$", re.IGNORECASE)
-_TESTS = re.compile(r"(^|/)(tests?|__tests__|spec|testing)/|(^|/)(test_[^/]*|[^/]*_test\.\w+|"
-                    r"[^/]*\.(test|spec)\.\w+|conftest\.py)$")
+_TESTS = re.compile(
+    r"(^|/)(tests?|__tests__|spec|testing)/|(^|/)(test_[^/]*|[^/]*_test\.\w+|"
+    r"[^/]*\.(test|spec)\.\w+|conftest\.py)$"
+)
 _README = re.compile(r"^readme(\.\w+)?$", re.IGNORECASE)
-_CODE_WORDS = {stem(w) for w in """function method class implemented implementation defined
+_CODE_WORDS = {
+    stem(w)
+    for w in """function method class implemented implementation defined
     raise raised exception error return returns argument parameter default module called call
-    variable constant attribute decorator signature subclass inherit""".split()}
-_HISTORY_WORDS = {stem(w) for w in "release released changelog changed change version history new".split()}
+    variable constant attribute decorator signature subclass inherit""".split()
+}
+_HISTORY_WORDS = {
+    stem(w) for w in "release released changelog changed change version history new".split()
+}
 _TEST_WORDS = {stem(w) for w in "test tests tested testing fixture".split()}
-_OVERVIEW = re.compile(r"^\s*what\s+(is|does|are)\b.*\b(for|do|does|about|is)?\s*\??\s*$", re.IGNORECASE)
+_OVERVIEW = re.compile(
+    r"^\s*what\s+(is|does|are)\b.*\b(for|do|does|about|is)?\s*\??\s*$", re.IGNORECASE
+)
 _CODE_KINDS = (ChunkKind.CLASS, ChunkKind.FUNCTION, ChunkKind.METHOD, ChunkKind.CODE)
 
 
@@ -42,16 +55,22 @@ class Intent:
     history: bool
     tests: bool
     overview: bool
+    words: frozenset[str]
 
 
 def intent_of(question: str) -> Intent:
     words = set(query_terms(question))
     overview = bool(_OVERVIEW.match(question)) and len(words) <= OVERVIEW_MAX_TERMS
-    return Intent(bool(words & _CODE_WORDS), bool(words & _HISTORY_WORDS), bool(words & _TEST_WORDS),
-                  overview)
+    return Intent(
+        bool(words & _CODE_WORDS),
+        bool(words & _HISTORY_WORDS),
+        bool(words & _TEST_WORDS),
+        overview,
+        frozenset(words),
+    )
 
 
-def prior(path: str, kind: ChunkKind, intent: Intent) -> float:
+def prior(path: str, kind: ChunkKind, start: int, intent: Intent) -> float:
     """A factor for a chunk's score from where it lives and what it is."""
     name = path.rsplit("/", 1)[-1]
     if _GENERATED.search(path):
@@ -63,6 +82,8 @@ def prior(path: str, kind: ChunkKind, intent: Intent) -> float:
         weight *= TEST_WEIGHT
     if intent.code and kind in _CODE_KINDS:
         weight *= CODE_BOOST
-    if intent.overview and "/" not in path and _README.match(name):
+    if intent.overview and "/" not in path and _README.match(name) and start <= README_START_LINES:
         weight *= OVERVIEW_BOOST
+    if stem(name.split(".", 1)[0].lower()) in intent.words:
+        weight *= FILE_NAME_BOOST
     return weight

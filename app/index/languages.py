@@ -6,22 +6,44 @@ file_outline and the code index share these tables, so both know the same langua
 from __future__ import annotations
 
 import importlib
-from functools import lru_cache
+from functools import cache
 
 # language -> (grammar module, function returning the language pointer)
 GRAMMARS = {
-    "python": ("tree_sitter_python", "language"), "javascript": ("tree_sitter_javascript", "language"),
+    "python": ("tree_sitter_python", "language"),
+    "javascript": ("tree_sitter_javascript", "language"),
     "typescript": ("tree_sitter_typescript", "language_typescript"),
-    "tsx": ("tree_sitter_typescript", "language_tsx"), "go": ("tree_sitter_go", "language"),
-    "rust": ("tree_sitter_rust", "language"), "java": ("tree_sitter_java", "language"),
-    "c": ("tree_sitter_c", "language"), "cpp": ("tree_sitter_cpp", "language"),
+    "tsx": ("tree_sitter_typescript", "language_tsx"),
+    "go": ("tree_sitter_go", "language"),
+    "rust": ("tree_sitter_rust", "language"),
+    "java": ("tree_sitter_java", "language"),
+    "c": ("tree_sitter_c", "language"),
+    "cpp": ("tree_sitter_cpp", "language"),
 }
 EXTENSIONS = {
-    ".py": "python", ".pyi": "python", ".js": "javascript", ".jsx": "javascript",
-    ".mjs": "javascript", ".cjs": "javascript", ".ts": "typescript", ".mts": "typescript",
-    ".cts": "typescript", ".tsx": "tsx", ".go": "go", ".rs": "rust", ".java": "java", ".c": "c",
-    ".h": "cpp", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp",
-    ".hxx": "cpp", ".c++": "cpp", ".h++": "cpp",
+    ".py": "python",
+    ".pyi": "python",
+    ".js": "javascript",
+    ".jsx": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "tsx",
+    ".go": "go",
+    ".rs": "rust",
+    ".java": "java",
+    ".c": "c",
+    ".h": "cpp",
+    ".cc": "cpp",
+    ".cpp": "cpp",
+    ".cxx": "cpp",
+    ".hpp": "cpp",
+    ".hh": "cpp",
+    ".hxx": "cpp",
+    ".c++": "cpp",
+    ".h++": "cpp",
 }
 
 
@@ -30,12 +52,12 @@ def language_for(path: str) -> str | None:
     return next((lang for ext, lang in EXTENSIONS.items() if name.endswith(ext)), None)
 
 
-@lru_cache(maxsize=None)
+@cache
 def parser_for(language: str):
     """A tree-sitter Parser for `language`, or None when its grammar wheel is not installed.
 
     Cached: building a Language from the grammar's pointer costs more than parsing a small file.
-    Parsers are not thread-safe; callers use them from one thread at a time (the index holds a lock).
+    Parsers are not thread-safe; callers use them from one thread at a time (the index locks).
     """
     try:
         import tree_sitter  # lazy: the window and --help must not wait for the grammars

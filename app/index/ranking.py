@@ -7,6 +7,7 @@ a name the question mentions, and spreads the list over files so one long file c
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from app.index.intent import Intent, intent_of, prior
@@ -18,7 +19,7 @@ from app.settings import Settings
 # BM25 weight of each FTS column: names and paths say what a chunk is about, docstrings and
 # comments say it in words, the body mostly repeats names used elsewhere.
 FIELD_WEIGHTS = (8.0, 5.0, 2.0, 1.0)  # symbols, path, doc, body
-COVERAGE_POWER = 1.6  # score x (share of the question's terms the chunk holds) ** this
+COVERAGE_POWER = 0.5  # score x (share of the question's terms the chunk holds) ** this
 DEFINES_BOOST = 1.8  # the chunk defines a name the question mentions
 MENTIONS_BOOST = 1.3  # the chunk assigns a name the question mentions (a constant, a config key)
 COMMON_SHARE = 0.06  # terms in more than this share of chunks do not select candidates ...
@@ -33,30 +34,47 @@ def search(store: Store, query: str, limit: int, settings: Settings) -> tuple[Ch
         return ()
     groups = {w: {w, *related(w)} for w in words}  # a synonym counts for the word it stands for
     matchable = list(dict.fromkeys(t for group in groups.values() for t in group))
-    ranked = _bm25(store, _selective(store, matchable), settings.index_search_candidates)
+    df, total = _document_counts(store, matchable)
+    ranked = _bm25(store, _selective(matchable, df, total), settings.index_search_candidates)
     if not ranked:
         return ()
+    # Coverage counts a question word by its rarity: holding 'express' in express's own code says
+    # little, holding 'parser' says much.
+    weights = {
+        w: math.log(1 + total / (1 + max(df.get(t, 0) for t in g))) for w, g in groups.items()
+    }
     boosts = _symbol_boosts(store, query)
     marks = ",".join("?" * len(ranked))
-    held = {rowid: _held(groups, set(text.split())) for rowid, text in store.execute(
-        f"SELECT rowid, symbols || ' ' || path || ' ' || doc || ' ' || body FROM fts WHERE rowid IN ({marks})",
-        tuple(ranked))}
-    scored = {cid: bm25 * (held.get(cid, 0) / len(groups)) ** COVERAGE_POWER * boosts.get(cid, 1.0)
-              for cid, bm25 in ranked.items()}
+    held = {
+        rowid: _held(groups, weights, set(text.split()))
+        for rowid, text in store.execute(
+            "SELECT rowid, symbols || ' ' || path || ' ' || doc || ' ' || body FROM fts "
+            f"WHERE rowid IN ({marks})",
+            tuple(ranked),
+        )
+    }
+    whole = sum(weights.values()) or 1.0
+    scored = {
+        cid: bm25 * (held.get(cid, 0.0) / whole) ** COVERAGE_POWER * boosts.get(cid, 1.0)
+        for cid, bm25 in ranked.items()
+    }
     hits = _hits(store, scored, intent_of(query))
     return _diversify(hits, limit, settings.index_max_hits_per_file)
 
 
-def _held(groups: dict[str, set[str]], present: set[str]) -> int:
-    return sum(1 for group in groups.values() if group & present)
+def _held(groups: dict[str, set[str]], weights: dict[str, float], present: set[str]) -> float:
+    return sum(weights[w] for w, group in groups.items() if group & present)
 
 
-def _selective(store: Store, words: list[str]) -> list[str]:
-    """The query terms worth matching on: a term in a large share of all chunks ('object', 'get')
-    adds little to BM25 but makes it score most of the index. Such terms still count for coverage."""
+def _document_counts(store: Store, words: list[str]) -> tuple[dict[str, int], int]:
     marks = ",".join("?" * len(words))
     df = dict(store.execute(f"SELECT term, doc FROM vocab WHERE term IN ({marks})", tuple(words)))
-    total = store.execute("SELECT count(*) FROM chunks")[0][0] or 1
+    return df, store.execute("SELECT count(*) FROM chunks")[0][0] or 1
+
+
+def _selective(words: list[str], df: dict[str, int], total: int) -> list[str]:
+    """The query terms worth matching on: a term in a large share of all chunks ('object', 'get')
+    adds little to BM25 but makes it score most of the index. They still count for coverage."""
     present = sorted((w for w in words if df.get(w)), key=lambda w: df[w])
     if total < PRUNE_FROM_CHUNKS:
         return present
@@ -69,21 +87,26 @@ def _bm25(store: Store, words: list[str], limit: int) -> dict[int, float]:
         return {}
     match = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
     weights = ", ".join(str(w) for w in FIELD_WEIGHTS)
-    rows = store.execute(f"SELECT rowid, -bm25(fts, {weights}) AS s FROM fts WHERE fts MATCH ? "
-                         "ORDER BY s DESC LIMIT ?", (match, limit))
+    rows = store.execute(
+        f"SELECT rowid, -bm25(fts, {weights}) AS s FROM fts WHERE fts MATCH ? "
+        "ORDER BY s DESC LIMIT ?",
+        (match, limit),
+    )
     return dict(rows)
 
 
 def _symbol_boosts(store: Store, query: str) -> dict[int, float]:
-    """Chunks defining (or assigning) a name the question spells out, e.g. `QuerySet` or `MAX_ITEMS`."""
+    """Chunks defining (or assigning) a name the question spells out: `QuerySet`, `MAX_ITEMS`."""
     names = {w.lower() for w in query.replace("`", " ").replace("(", " ").replace(")", " ").split()}
     names = {n.strip(".,:;?!'\"") for n in names} - {""}
     names = {n for n in names if len(word_parts(n)) > 1 or len(n) >= 4}
     if not names:
         return {}
     marks = ",".join("?" * len(names))
-    rows = store.execute(f"SELECT chunk_id, max(exact) FROM symbols WHERE name IN ({marks}) GROUP BY chunk_id",
-                         tuple(names))
+    rows = store.execute(
+        f"SELECT chunk_id, max(exact) FROM symbols WHERE name IN ({marks}) GROUP BY chunk_id",
+        tuple(names),
+    )
     return {cid: DEFINES_BOOST if exact else MENTIONS_BOOST for cid, exact in rows}
 
 
@@ -91,17 +114,19 @@ def _hits(store: Store, scored: dict[int, float], intent: Intent | None = None) 
     marks = ",".join("?" * len(scored))
     rows = store.execute(
         "SELECT c.id, f.path, c.start, c.end, c.kind, c.symbol, c.text FROM chunks c "
-        f"JOIN files f ON f.id = c.file_id WHERE c.id IN ({marks})", tuple(scored))
+        f"JOIN files f ON f.id = c.file_id WHERE c.id IN ({marks})",
+        tuple(scored),
+    )
     hits = []
     for cid, path, start, end, kind_name, symbol, text in rows:
         kind = ChunkKind(kind_name)
-        weight = _KIND_WEIGHT.get(kind, 1.0) * (prior(path, kind, intent) if intent else 1.0)
+        weight = _KIND_WEIGHT.get(kind, 1.0) * (prior(path, kind, start, intent) if intent else 1.0)
         hits.append(ChunkHit(path, start, end, kind, symbol, scored[cid] * weight, text))
     return sorted(hits, key=lambda h: (-h.score, h.path, h.start_line))
 
 
 def _diversify(hits: list[ChunkHit], limit: int, per_file: int) -> tuple[ChunkHit, ...]:
-    """Best first, at most `per_file` chunks of one file, overlapping windows and copies left out."""
+    """Best first, at most `per_file` chunks per file, overlapping windows and copies left out."""
     chosen: list[ChunkHit] = []
     texts: set[str] = set()  # the same text in two files (docs/index.md copying README.md) once
     for hit in hits:
@@ -125,16 +150,22 @@ def find_symbol(store: Store, name: str, limit: int) -> tuple[ChunkHit, ...]:
         return ()
     rows = store.execute(
         "SELECT chunk_id, (name = ?) AS same, exact FROM symbols WHERE name >= ? AND name < ? "
-        "ORDER BY same DESC, exact DESC, length(name) LIMIT ?", (key, key, key + "\U0010ffff", limit * 4))
+        "ORDER BY same DESC, exact DESC, length(name) LIMIT ?",
+        (key, key, key + "\U0010ffff", limit * 4),
+    )
     order: dict[int, float] = {}
     for rank, (chunk_id, same, exact) in enumerate(rows):
-        order.setdefault(chunk_id, float(len(rows) - rank + (1000 if same else 0) + (100 if exact else 0)))
+        order.setdefault(
+            chunk_id, float(len(rows) - rank + (1000 if same else 0) + (100 if exact else 0))
+        )
     if not order:
         return ()
     return tuple(_hits(store, order)[:limit])
 
 
-def fit_budget(hits: tuple[ChunkHit, ...], budget: int, count_tokens: Callable[[str], int]) -> tuple[ChunkHit, ...]:
+def fit_budget(
+    hits: tuple[ChunkHit, ...], budget: int, count_tokens: Callable[[str], int]
+) -> tuple[ChunkHit, ...]:
     """Hits in rank order while they fit; the first that does not fit is cut to its first lines."""
     chosen: list[ChunkHit] = []
     left = budget
@@ -158,5 +189,12 @@ def _cut_to(hit: ChunkHit, budget: int, count_tokens: Callable[[str], int]) -> C
         keep = keep // 2 if keep > 8 else keep - 1
     if keep < 3:
         return None  # a couple of lines out of context help less than they cost
-    return ChunkHit(hit.path, hit.start_line, hit.start_line + keep - 1, hit.kind, hit.symbol, hit.score,
-                    "\n".join(lines[:keep]))
+    return ChunkHit(
+        hit.path,
+        hit.start_line,
+        hit.start_line + keep - 1,
+        hit.kind,
+        hit.symbol,
+        hit.score,
+        "\n".join(lines[:keep]),
+    )

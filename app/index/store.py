@@ -24,7 +24,8 @@ CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER NOT NULL,
                    mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL);
 CREATE TABLE chunks(id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, start INTEGER NOT NULL,
-                    end INTEGER NOT NULL, kind TEXT NOT NULL, symbol TEXT NOT NULL, text TEXT NOT NULL);
+                    end INTEGER NOT NULL, kind TEXT NOT NULL, symbol TEXT NOT NULL,
+                    text TEXT NOT NULL);
 CREATE INDEX chunks_by_file ON chunks(file_id);
 CREATE TABLE symbols(name TEXT NOT NULL, chunk_id INTEGER NOT NULL, exact INTEGER NOT NULL);
 CREATE INDEX symbols_by_name ON symbols(name);
@@ -100,7 +101,10 @@ class Store:
     def current(self) -> bool:
         """The file is a readable database of this schema, built with these settings."""
         try:
-            return self._meta("schema") == SCHEMA_VERSION and self._meta("settings") == self._fingerprint
+            return (
+                self._meta("schema") == SCHEMA_VERSION
+                and self._meta("settings") == self._fingerprint
+            )
         except sqlite3.DatabaseError:
             return False
 
@@ -122,8 +126,10 @@ class Store:
                     os.unlink(f"{self.path}{suffix}")
         self._conn = self._connect()
         self._conn.executescript(_SCHEMA)
-        self._conn.executemany("INSERT INTO meta VALUES (?, ?)",
-                               [("schema", SCHEMA_VERSION), ("settings", self._fingerprint)])
+        self._conn.executemany(
+            "INSERT INTO meta VALUES (?, ?)",
+            [("schema", SCHEMA_VERSION), ("settings", self._fingerprint)],
+        )
 
     def close(self) -> None:
         self._conn.close()
@@ -131,7 +137,7 @@ class Store:
     # locking -----------------------------------------------------------------------------------
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
-        """Exclusive across processes; reconnects when another process replaced the file meanwhile."""
+        """Exclusive across processes; reconnects when another process replaced the file."""
         if self.path is None:
             yield
             return
@@ -177,26 +183,42 @@ class Store:
         self._conn.execute("INSERT OR REPLACE INTO meta VALUES ('complete', '1')")
 
     def remove_file(self, file_id: int) -> None:
-        ids = [(r[0],) for r in self._conn.execute("SELECT id FROM chunks WHERE file_id = ?", (file_id,))]
+        ids = [
+            (r[0],)
+            for r in self._conn.execute("SELECT id FROM chunks WHERE file_id = ?", (file_id,))
+        ]
         self._conn.executemany("DELETE FROM fts WHERE rowid = ?", ids)
         self._conn.executemany("DELETE FROM symbols WHERE chunk_id = ?", ids)
         self._conn.execute("DELETE FROM chunks WHERE file_id = ?", (file_id,))
         self._conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
 
     def add_file(self, rel: str, state: FileState, rows: list[ChunkRow]) -> None:
-        cur = self._conn.execute("INSERT INTO files(path, size, mtime_ns, inode) VALUES (?, ?, ?, ?)",
-                                 (rel, state.size, state.mtime_ns, state.inode))
+        cur = self._conn.execute(
+            "INSERT INTO files(path, size, mtime_ns, inode) VALUES (?, ?, ?, ?)",
+            (rel, state.size, state.mtime_ns, state.inode),
+        )
         if not rows:
             return
         file_id = cur.lastrowid
         first = self._conn.execute("SELECT coalesce(max(id), 0) + 1 FROM chunks").fetchone()[0]
-        ids = range(first, first + len(rows))  # chosen here: one executemany per table, not a call per row
-        self._conn.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?)",
-                               [(i, file_id, r.start, r.end, r.kind, r.symbol, r.text) for i, r in zip(ids, rows)])
-        self._conn.executemany("INSERT INTO fts(rowid, symbols, path, doc, body) VALUES (?, ?, ?, ?, ?)",
-                               [(i, r.symbols, r.path, r.doc, r.body) for i, r in zip(ids, rows)])
-        self._conn.executemany("INSERT INTO symbols VALUES (?, ?, ?)",
-                               [(n, i, int(exact)) for i, r in zip(ids, rows) for n, exact in r.names])
+        ids = range(
+            first, first + len(rows)
+        )  # chosen here: one executemany per table, not a call per row
+        self._conn.executemany(
+            "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (i, file_id, r.start, r.end, r.kind, r.symbol, r.text)
+                for i, r in zip(ids, rows, strict=True)
+            ],
+        )
+        self._conn.executemany(
+            "INSERT INTO fts(rowid, symbols, path, doc, body) VALUES (?, ?, ?, ?, ?)",
+            [(i, r.symbols, r.path, r.doc, r.body) for i, r in zip(ids, rows, strict=True)],
+        )
+        self._conn.executemany(
+            "INSERT INTO symbols VALUES (?, ?, ?)",
+            [(n, i, int(exact)) for i, r in zip(ids, rows, strict=True) for n, exact in r.names],
+        )
 
 
 def _inode(path: Path | None) -> int:

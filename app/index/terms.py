@@ -1,7 +1,8 @@
 """Code-aware terms: the words a developer would search by, from code, prose and paths alike.
 
 `parse_config` gives `parse_config`, `parse` and `config`; `HTTPServerError` gives
-`httpservererror`, `http`, `server` and `error`; `os.path.join` gives the dotted whole and each part.
+`httpservererror`, `http`, `server` and `error`; `os.path.join` gives the dotted whole and its
+parts.
 Every word part is lightly stemmed (`raised`, `raises`, `raising` -> `rais`), whole identifiers
 are kept exact, so a query for the identifier itself still ranks the exact match first.
 """
@@ -14,19 +15,23 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 # A dotted identifier, or a run of letters/digits in any script (prose in other languages).
-_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?![^\W_])|[^\W_]+")
+_TOKEN = re.compile(
+    r"\d+(?:\.\d+)+|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?![^\W_])|[^\W_]+"
+)
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _DOUBLE_END = re.compile(r"([b-df-hj-kmnp-rtv-xz])\1$")
 MIN_TERM_CHARS = 2
 MAX_TERM_CHARS = 60  # longer runs are hashes or base64, never something a person types
 
 # Words that carry no meaning in a question or a sentence; code keywords stay (their idf is low).
-STOP_WORDS = frozenset("""
+STOP_WORDS = frozenset(
+    """
 a an and are as at be been but by can could did do does doing done for from had has have how i if
 in into is it its me my no not of on or our so such than that the their them then there these this
 those to too us was we were what when where which who whom why will with would you your about also
 any each just more most other some very should shall may might must get gets got
-""".split())
+""".split()
+)
 
 
 def stem(word: str) -> str:
@@ -55,12 +60,15 @@ def word_parts(identifier: str) -> list[str]:
 
 
 def _is_compound(token: str) -> bool:
-    return "_" in token.strip("_") or "." in token or not (token.islower() or token.isupper()
-                                                           or token.istitle())
+    return (
+        "_" in token.strip("_")
+        or "." in token
+        or not (token.islower() or token.isupper() or token.istitle())
+    )
 
 
 def terms(text: str, keep_stop_words: bool = True) -> list[str]:
-    """Every term of `text`, in order, repeated as often as it occurs (for BM25's term frequency)."""
+    """Every term of `text`, in order, repeated as often as it occurs (BM25 counts them)."""
     out: list[str] = []
     expand = _expand_all if keep_stop_words else _expand_content
     for token in _TOKEN.findall(text):
@@ -107,11 +115,15 @@ def _expand(token: str, keep_stop_words: bool) -> tuple[str, ...]:
 
 
 def path_terms(rel: str) -> list[str]:
-    """A path's folders, file name and the words in them: `app/tools/rg_files.py` gives `rg_files.py`,
+    """A path's folders, file name and their words: `app/tools/rg_files.py` gives `rg_files.py`,
     `rg_files`, `rg`, `files`, `tools`, `app`, `py`."""
     name = rel.rsplit("/", 1)[-1].lower()
     stem_name = name.rsplit(".", 1)[0] if "." in name.strip(".") else ""
-    return [name, *([stem_name] if stem_name else []), *terms(rel.replace("/", " ").replace("-", " "))]
+    return [
+        name,
+        *([stem_name] if stem_name else []),
+        *terms(rel.replace("/", " ").replace("-", " ")),
+    ]
 
 
 def query_terms(question: str) -> list[str]:
@@ -121,18 +133,35 @@ def query_terms(question: str) -> list[str]:
 
 # Words a question uses for what code calls otherwise; each side is searched for the other.
 _SYNONYMS = (
-    ("directory", "dir", "folder"), ("command", "cli"), ("configuration", "config", "settings"),
-    ("environment", "env", "environ"), ("argument", "arg", "args", "param"),
-    ("parameter", "param", "arg"), ("initialize", "init"), ("authentication", "auth"),
-    ("database", "db"), ("error", "exception", "err"), ("delete", "remove"),
-    ("serialize", "dump", "dumps"), ("deserialize", "load", "loads"), ("message", "msg"),
-    ("request", "req"), ("response", "res"), ("function", "func", "fn"), ("length", "len"),
-    ("maximum", "max"), ("minimum", "min"), ("number", "num"), ("string", "str"),
+    ("directory", "dir", "folder"),
+    ("command", "cli"),
+    ("configuration", "config", "settings"),
+    ("environment", "env", "environ"),
+    ("argument", "arg", "args", "param"),
+    ("parameter", "param", "arg"),
+    ("initialize", "init"),
+    ("authentication", "auth"),
+    ("database", "db"),
+    ("error", "exception", "err"),
+    ("delete", "remove"),
+    ("serialize", "dump", "dumps"),
+    ("deserialize", "load", "loads"),
+    ("message", "msg"),
+    ("request", "req"),
+    ("response", "res"),
+    ("function", "func", "fn"),
+    ("length", "len"),
+    ("maximum", "max"),
+    ("minimum", "min"),
+    ("number", "num"),
+    ("string", "str"),
 )
 _RELATED: dict[str, tuple[str, ...]] = {}
 for _group in _SYNONYMS:
     for _word in _group:
-        _RELATED[stem(_word)] = tuple(dict.fromkeys(stem(w) for w in _group if stem(w) != stem(_word)))
+        _RELATED[stem(_word)] = tuple(
+            dict.fromkeys(stem(w) for w in _group if stem(w) != stem(_word))
+        )
 
 
 def related(term: str) -> tuple[str, ...]:
@@ -141,8 +170,12 @@ def related(term: str) -> tuple[str, ...]:
 
 
 def identifiers(question: str) -> list[str]:
-    """Tokens of a question that look like code names (compound or quoted): candidates for symbols."""
-    found = [t for t in _TOKEN.findall(question) if t.isascii() and (_is_compound(t) or "`" + t in question)]
+    """Tokens of a question that look like code names (compound or quoted)."""
+    found = [
+        t
+        for t in _TOKEN.findall(question)
+        if t.isascii() and (_is_compound(t) or "`" + t in question)
+    ]
     return _unique(t.strip("_.") for t in found)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from app.index.code_chunks import spans, code_chunks, definitions
+from app.index.code_chunks import code_chunks, definitions, spans
 from app.index.languages import language_for, parser_for
 from app.index.values import Chunk, ChunkKind
 
@@ -22,14 +22,48 @@ class ChunkLimits:
 
 
 _MANIFESTS = {
-    "pyproject.toml", "setup.cfg", "setup.py", "package.json", "go.mod", "cargo.toml", "tox.ini",
-    "manifest.in", "makefile", "dockerfile", "requirements.txt", "pipfile", "gemfile",
-    "pom.xml", "build.gradle", "build.gradle.kts", "cmakelists.txt", "meson.build",
-    "tsconfig.json", ".pre-commit-config.yaml", ".gitlab-ci.yml", ".travis.yml", "noxfile.py",
-    "deno.json", "composer.json", "mix.exs", "pytest.ini", ".editorconfig", ".flake8",
+    "pyproject.toml",
+    "setup.cfg",
+    "setup.py",
+    "package.json",
+    "go.mod",
+    "cargo.toml",
+    "tox.ini",
+    "manifest.in",
+    "makefile",
+    "dockerfile",
+    "requirements.txt",
+    "pipfile",
+    "gemfile",
+    "pom.xml",
+    "build.gradle",
+    "build.gradle.kts",
+    "cmakelists.txt",
+    "meson.build",
+    "tsconfig.json",
+    ".pre-commit-config.yaml",
+    ".gitlab-ci.yml",
+    ".travis.yml",
+    "noxfile.py",
+    "deno.json",
+    "composer.json",
+    "mix.exs",
+    "pytest.ini",
+    ".editorconfig",
+    ".flake8",
 }
 _LICENSES = ("license", "licence", "copying", "notice", "authors", "contributors", "codeowners")
-_CONFIG_EXT = (".toml", ".ini", ".cfg", ".yaml", ".yml", ".json", ".conf", ".properties", ".env.example")
+_CONFIG_EXT = (
+    ".toml",
+    ".ini",
+    ".cfg",
+    ".yaml",
+    ".yml",
+    ".json",
+    ".conf",
+    ".properties",
+    ".env.example",
+)
 _MARKDOWN_EXT = (".md", ".markdown", ".mdx")
 _RST_EXT = (".rst", ".txt", ".rest")
 _TABLE = re.compile(r"^\s*\[+([^\]\n]+)\]+\s*$|^([A-Za-z_][\w.-]*)\s*[:=]", re.MULTILINE)
@@ -70,7 +104,10 @@ def config_chunks(rel: str, lines: list[str], limits: ChunkLimits) -> list[Chunk
     name = rel.rsplit("/", 1)[-1]
     size = limits.config_lines if len(lines) <= limits.config_lines else limits.window
     chunks = spans(lines, 0, len(lines) - 1, ChunkKind.CONFIG, name, "", size, limits.overlap)
-    return [Chunk(c.start, c.end, c.kind, c.symbol, c.text, c.doc, _config_names(c.text)) for c in chunks]
+    return [
+        Chunk(c.start, c.end, c.kind, c.symbol, c.text, c.doc, _config_names(c.text))
+        for c in chunks
+    ]
 
 
 def _config_names(text: str) -> tuple[str, ...]:
@@ -94,8 +131,13 @@ def markdown_headings(lines: list[str]) -> list[Heading]:
             fenced = not fenced
         elif not fenced and (m := _ATX.match(line)):
             headings.append((row, len(m.group(1)), m.group(2)))
-        elif not fenced and row and lines[row - 1].strip() and re.match(r"^(=+|-+)\s*$", line) \
-                and not (headings and headings[-1][0] == row - 1):
+        elif (
+            not fenced
+            and row
+            and lines[row - 1].strip()
+            and re.match(r"^(=+|-+)\s*$", line)
+            and not (headings and headings[-1][0] == row - 1)
+        ):
             headings.append((row - 1, 1 if line.startswith("=") else 2, lines[row - 1].strip()))
     return headings
 
@@ -124,12 +166,22 @@ def section_chunks(lines: list[str], headings: list[Heading], limits: ChunkLimit
     chunks: list[Chunk] = []
     starts = [h[0] for h in headings]
     if not starts or starts[0] > 0:
-        chunks += spans(lines, 0, (starts[0] - 1) if starts else len(lines) - 1, ChunkKind.SECTION,
-                         "", "", limits.max_lines, limits.overlap)
+        chunks += spans(
+            lines,
+            0,
+            (starts[0] - 1) if starts else len(lines) - 1,
+            ChunkKind.SECTION,
+            "",
+            "",
+            limits.max_lines,
+            limits.overlap,
+        )
     trail: list[tuple[int, str]] = []
     for i, (row, level, title) in enumerate(headings):
         trail = [t for t in trail if t[0] < level] + [(level, title)]
         end = starts[i + 1] - 1 if i + 1 < len(starts) else len(lines) - 1
         path = " > ".join(t[1] for t in trail)
-        chunks += spans(lines, row, end, ChunkKind.SECTION, path, "", limits.max_lines, limits.overlap)
+        chunks += spans(
+            lines, row, end, ChunkKind.SECTION, path, "", limits.max_lines, limits.overlap
+        )
     return [c for c in chunks if c.text.strip()]

@@ -36,7 +36,7 @@ class Chunk:
 
 @dataclass(frozen=True)
 class ChunkHit:
-    """A ranked chunk: where it is, what it is, and its text (the file's lines start_line..end_line)."""
+    """A ranked chunk: where and what it is, and its text (lines start_line..end_line)."""
 
     path: str
     start_line: int
@@ -56,5 +56,7 @@ class IndexStats:
     seconds: float
     changed: int
     removed: int
-    rebuilt: bool = False  # True when the index was built from nothing (first use, --rebuild, bad DB)
+    rebuilt: bool = (
+        False  # True when the index was built from nothing (first use, --rebuild, bad DB)
+    )
     truncated: bool = False  # the walk stopped at walk_max_entries: some files are not indexed

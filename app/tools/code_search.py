@@ -25,8 +25,14 @@ IndexOpener = Callable[[Workspace], CodeIndex]
 class SearchCodeArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    query: str = Field(min_length=1, max_length=500, description=(
-        "what to find, in words or names: 'where is the retry delay set', 'parse_config', 'QuerySet.filter'"))
+    query: str = Field(
+        min_length=1,
+        max_length=500,
+        description=(
+            "what to find, in words or names: 'where is the retry delay set', 'parse_config', "
+            "'QuerySet.filter'"
+        ),
+    )
     limit: int = Field(8, ge=1, le=50, description="how many chunks to return at most")
 
 
@@ -51,7 +57,7 @@ class CodeSearch:
         return self._indexes[ws]
 
     def search_code(self, ws: Workspace, args: SearchCodeArgs) -> ToolOutput:
-        """Find the code and docs that best match a question or a name: ranked chunks with line numbers.
+        """Find the code and docs that best match a question or a name, as numbered chunks.
 
         Args:
             query: what to find, in words or names.
@@ -60,8 +66,9 @@ class CodeSearch:
         limit = min(args.limit, ws.settings.search_code_max_results)
         hits = self.index_for(ws).search(args.query, limit)
         if not hits:
+            first = args.query.split()[0] if args.query.split() else args.query
             return ToolOutput(f"no indexed code or docs match {args.query!r}. Try other words, or "
-                              f"{call_text('search_text', pattern=args.query.split()[0] if args.query.split() else '')}")
+                              f"{call_text('search_text', pattern=first)}")
         return render_hits(ws, args.query, hits)
 
 
@@ -80,8 +87,12 @@ def render_hits(ws: Workspace, query: str, hits: tuple[ChunkHit, ...]) -> ToolOu
         blocks.append(block)
         spans.append(span)
     for hit in skipped:
-        blocks.append(cut_note(f"{_title(hit)} not shown (output limit)",
-                               call_text("read_file", path=hit.path, start_line=hit.start_line)))
+        blocks.append(
+            cut_note(
+                f"{_title(hit)} not shown (output limit)",
+                call_text("read_file", path=hit.path, start_line=hit.start_line),
+            )
+        )
     return ToolOutput("\n\n".join(blocks), tuple(spans))
 
 
@@ -113,6 +124,10 @@ def _block(ws: Workspace, hit: ChunkHit, budget: list[int]) -> tuple[str | None,
     last = hit.start_line + len(rows) - 1
     parts = [_title(hit), *rows]
     if last < min(hit.end_line, len(lines)):
-        parts.append(cut_note(f"showed lines {hit.start_line}-{last} of this chunk",
-                              call_text("read_file", path=hit.path, start_line=last + 1)))
+        parts.append(
+            cut_note(
+                f"showed lines {hit.start_line}-{last} of this chunk",
+                call_text("read_file", path=hit.path, start_line=last + 1),
+            )
+        )
     return "\n".join(parts), LineSpan(hit.path, hit.start_line, last)

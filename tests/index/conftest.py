@@ -23,7 +23,7 @@ def write(root: Path, files: dict[str, str | bytes]) -> Path:
 
 @pytest.fixture
 def make_index(tmp_path: Path) -> Iterator[Callable[..., CodeIndex]]:
-    """make_index(files_or_folder, **settings) -> an opened (not yet built) index over a real folder."""
+    """make_index(files_or_folder, **settings) -> an opened, unbuilt index over a real folder."""
     opened: list[tuple[Workspace, CodeIndex]] = []
 
     def factory(files: dict[str, str | bytes] | Path, **overrides: object) -> CodeIndex:

@@ -1,4 +1,4 @@
-"""The index on real folders: the workspace rules, incremental refresh, damaged databases, ranking."""
+"""The index on real folders: workspace rules, incremental refresh, damaged databases, ranking."""
 
 from __future__ import annotations
 
@@ -13,21 +13,32 @@ from tests.index.conftest import paths, write
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SMALL = {
-    "README.md": "# Larder\n\nLarder tracks what is in a pantry.\n\n## Expiry\n\nIt warns seven days ahead.\n",
+    "README.md": "# Larder\n\nLarder tracks what is in a pantry.\n\n## Expiry\n\n"
+    "It warns seven days ahead.\n",
     "larder/config.py": '"""Settings."""\n\nEXPIRY_WARNING_DAYS = 7\nMAX_ITEMS = 5000\n',
-    "larder/store.py": "def load_items(path):\n    return []\n\n\ndef save_items(items):\n    pass\n",
+    "larder/store.py": "def load_items(path):\n    return []\n\n\n"
+    "def save_items(items):\n    pass\n",
 }
 
 
 def indexed_paths(index: CodeIndex) -> set[str]:
     with sqlite3.connect(index.database) as conn:
-        return {row[0] for row in conn.execute("SELECT path FROM files f JOIN chunks c ON c.file_id = f.id")}
+        return {
+            row[0]
+            for row in conn.execute("SELECT path FROM files f JOIN chunks c ON c.file_id = f.id")
+        }
 
 
 def chunk_ids(index: CodeIndex, rel: str) -> list[int]:
     with sqlite3.connect(index.database) as conn:
-        return [r[0] for r in conn.execute(
-            "SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ? ORDER BY c.id", (rel,))]
+        return [
+            r[0]
+            for r in conn.execute(
+                "SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id "
+                "WHERE f.path = ? ORDER BY c.id",
+                (rel,),
+            )
+        ]
 
 
 def test_build_then_search_and_find_symbol(make_index) -> None:
@@ -44,13 +55,17 @@ def test_build_then_search_and_find_symbol(make_index) -> None:
     assert index.find_symbol("EXPIRY_WARNING_DAYS")[0].path == "larder/config.py"
 
 
-def test_the_database_is_in_the_data_dir_never_in_the_workspace(make_index, burrow_home: Path,
-                                                                   tmp_path: Path) -> None:
+def test_the_database_is_in_the_data_dir_never_in_the_workspace(
+    make_index, burrow_home: Path, tmp_path: Path
+) -> None:
     index = make_index(SMALL)
     index.refresh()
     assert index.database is not None and index.database.is_relative_to(burrow_home)
     assert sorted(p.name for p in (tmp_path / "proj").rglob("*") if p.is_file()) == [
-        "README.md", "config.py", "store.py"]
+        "README.md",
+        "config.py",
+        "store.py",
+    ]
 
 
 def test_a_data_dir_inside_the_workspace_keeps_the_index_in_memory(tmp_path: Path) -> None:
@@ -65,18 +80,36 @@ def test_a_data_dir_inside_the_workspace_keeps_the_index_in_memory(tmp_path: Pat
 
 def test_the_workspace_rules_keep_files_out(make_index, tmp_path: Path) -> None:
     outside = write(tmp_path / "outside", {"secret_plan.py": "def outside_only():\n    pass\n"})
-    files = {**SMALL, ".gitignore": "build/\n", "build/gen.py": "def generated_only():\n    pass\n",
-             ".env": "API_TOKEN=hunter2\n", "id_rsa": "PRIVATE KEY\n",
-             "blob.bin": b"\x00\x01binary_only\x00", "huge.txt": "huge_only " * 300,
-             "linked.py": "def hardlinked_only():\n    pass\n"}
+    files = {
+        **SMALL,
+        ".gitignore": "build/\n",
+        "build/gen.py": "def generated_only():\n    pass\n",
+        ".env": "API_TOKEN=hunter2\n",
+        "id_rsa": "PRIVATE KEY\n",
+        "blob.bin": b"\x00\x01binary_only\x00",
+        "huge.txt": "huge_only " * 300,
+        "linked.py": "def hardlinked_only():\n    pass\n",
+    }
     root = write(tmp_path / "proj", files)
     os.link(root / "linked.py", tmp_path / "second-link.py")
     (root / "escape.py").symlink_to(outside / "secret_plan.py")
     index = make_index(root, index_max_file_bytes=2048)
     index.refresh()
-    assert indexed_paths(index) == {"README.md", "larder/config.py", "larder/store.py", ".gitignore"}
-    for word in ("generated_only", "hunter2", "PRIVATE", "binary_only", "huge_only", "hardlinked_only",
-                 "outside_only"):
+    assert indexed_paths(index) == {
+        "README.md",
+        "larder/config.py",
+        "larder/store.py",
+        ".gitignore",
+    }
+    for word in (
+        "generated_only",
+        "hunter2",
+        "PRIVATE",
+        "binary_only",
+        "huge_only",
+        "hardlinked_only",
+        "outside_only",
+    ):
         assert index.search(word) == (), word
 
 

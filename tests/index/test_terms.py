@@ -21,12 +21,19 @@ def test_plain_words_are_stemmed_alike() -> None:
 
 def test_questions_drop_stop_words_and_repeats() -> None:
     assert query_terms("Which exception is raised when the parser fails? The parser!") == [
-        "exception", "rais", "parser", "fail"]
+        "exception",
+        "rais",
+        "parser",
+        "fail",
+    ]
 
 
 def test_identifiers_in_a_question() -> None:
     assert identifiers("where is `Settings` or parse_config or QuerySet.filter defined") == [
-        "Settings", "parse_config", "QuerySet.filter"]
+        "Settings",
+        "parse_config",
+        "QuerySet.filter",
+    ]
 
 
 def test_path_parts_are_terms() -> None:
