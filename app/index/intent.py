@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from app.index.terms import query_terms, stem
 from app.index.values import ChunkKind
@@ -70,6 +71,7 @@ def intent_of(question: str) -> Intent:
     )
 
 
+@lru_cache(maxsize=8192)  # a few hundred candidates per query share a few dozen files
 def prior(path: str, kind: ChunkKind, start: int, intent: Intent) -> float:
     """A factor for a chunk's score from where it lives and what it is."""
     name = path.rsplit("/", 1)[-1]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from app.index.intent import Intent, intent_of, prior
 from app.index.store import Store
@@ -59,7 +60,7 @@ def search(store: Store, query: str, limit: int, settings: Settings) -> tuple[Ch
         for cid, bm25 in ranked.items()
     }
     hits = _hits(store, scored, intent_of(query))
-    return _diversify(hits, limit, settings.index_max_hits_per_file)
+    return _diversify(store, hits, limit, settings.index_max_hits_per_file)
 
 
 def _held(groups: dict[str, set[str]], weights: dict[str, float], present: set[str]) -> float:
@@ -111,33 +112,52 @@ def _symbol_boosts(store: Store, query: str) -> dict[int, float]:
 
 
 def _hits(store: Store, scored: dict[int, float], intent: Intent | None = None) -> list[ChunkHit]:
+    """Scored chunks, best first, without their text (see with_text): most are never shown."""
     marks = ",".join("?" * len(scored))
     rows = store.execute(
-        "SELECT c.id, f.path, c.start, c.end, c.kind, c.symbol, c.text FROM chunks c "
+        "SELECT c.id, f.path, c.start, c.end, c.kind, c.symbol, length(c.text) FROM chunks c "
         f"JOIN files f ON f.id = c.file_id WHERE c.id IN ({marks})",
         tuple(scored),
     )
     hits = []
-    for cid, path, start, end, kind_name, symbol, text in rows:
+    for cid, path, start, end, kind_name, symbol, size in rows:
         kind = ChunkKind(kind_name)
         weight = _KIND_WEIGHT.get(kind, 1.0) * (prior(path, kind, start, intent) if intent else 1.0)
-        hits.append(ChunkHit(path, start, end, kind, symbol, scored[cid] * weight, text))
-    return sorted(hits, key=lambda h: (-h.score, h.path, h.start_line))
+        hits.append(_Scored(cid, size, ChunkHit(path, start, end, kind, symbol, scored[cid] * weight, "")))
+    return sorted(hits, key=lambda h: (-h.hit.score, h.hit.path, h.hit.start_line))
 
 
-def _diversify(hits: list[ChunkHit], limit: int, per_file: int) -> tuple[ChunkHit, ...]:
+@dataclass(frozen=True)
+class _Scored:
+    id: int
+    size: int  # characters of text: with kind, symbol and line count, how copies are told
+    hit: ChunkHit
+
+
+def _diversify(store: Store, found: list[_Scored], limit: int, per_file: int) -> tuple[ChunkHit, ...]:
     """Best first, at most `per_file` chunks per file, overlapping windows and copies left out."""
-    chosen: list[ChunkHit] = []
-    texts: set[str] = set()  # the same text in two files (docs/index.md copying README.md) once
-    for hit in hits:
-        same = [c for c in chosen if c.path == hit.path]
-        if len(same) >= per_file or any(_overlap(c, hit) for c in same) or hit.text in texts:
+    chosen: list[_Scored] = []
+    seen: set[tuple] = set()  # the same section in two files (docs/index.md copying README.md) once
+    for item in found:
+        hit = item.hit
+        same = [c.hit for c in chosen if c.hit.path == hit.path]
+        copy = (item.size, hit.kind, hit.symbol, hit.end_line - hit.start_line)
+        if len(same) >= per_file or any(_overlap(c, hit) for c in same) or copy in seen:
             continue
-        texts.add(hit.text)
-        chosen.append(hit)
+        seen.add(copy)
+        chosen.append(item)
         if len(chosen) == limit:
             break
-    return tuple(chosen)
+    return _with_text(store, chosen)
+
+
+def _with_text(store: Store, chosen: list[_Scored]) -> tuple[ChunkHit, ...]:
+    if not chosen:
+        return ()
+    marks = ",".join("?" * len(chosen))
+    texts = dict(store.execute(f"SELECT id, text FROM chunks WHERE id IN ({marks})",
+                               tuple(c.id for c in chosen)))
+    return tuple(replace(c.hit, text=texts.get(c.id, "")) for c in chosen)
 
 
 def _overlap(a: ChunkHit, b: ChunkHit) -> bool:
@@ -160,7 +180,7 @@ def find_symbol(store: Store, name: str, limit: int) -> tuple[ChunkHit, ...]:
         )
     if not order:
         return ()
-    return tuple(_hits(store, order)[:limit])
+    return _with_text(store, _hits(store, order)[:limit])
 
 
 def fit_budget(

@@ -96,6 +96,16 @@ def render_hits(ws: Workspace, query: str, hits: tuple[ChunkHit, ...]) -> ToolOu
     return ToolOutput("\n\n".join(blocks), tuple(spans))
 
 
+def _head(text: str, lines: int) -> str:
+    """The first `lines` lines of text, without splitting the rest of a long file."""
+    cut = -1
+    for _ in range(lines):
+        cut = text.find("\n", cut + 1)
+        if cut < 0:
+            return text
+    return text[:cut]
+
+
 def _title(hit: ChunkHit) -> str:
     name = f"  {hit.kind.value} {hit.symbol}".rstrip()
     return f"{hit.path}:{hit.start_line}-{hit.end_line}{name}"
@@ -107,7 +117,7 @@ def _block(ws: Workspace, hit: ChunkHit, budget: list[int]) -> tuple[str | None,
         doc = ws.read_text(hit.path)
     except BurrowError:
         return None, None  # gone or refused since it was indexed
-    lines = split_lines(doc.text)
+    lines = split_lines(_head(doc.text, hit.end_line + 1))
     end = min(hit.end_line, len(lines), hit.start_line + ws.settings.index_hit_max_lines - 1)
     width = len(str(end))
     rows: list[str] = []
