@@ -219,6 +219,23 @@ _ASSIGNED = re.compile(
 )
 
 
+_IMPORT_LINE = re.compile(
+    r"\s*(?:import\b|from\s+[\w.]+\s+import\b|#\s*include\b|use\s+[\w:]+|using\s+[\w.]+|"
+    r"package\s+[\w.]+|(?:const|let|var)\s+[\w{}\s,]+=\s*require\(|[\w\s,]*,\s*$|\)\s*$|"
+    r"\}\s*from\s|['\"][^'\"]+['\"];?\s*$)"
+)
+IMPORTS_SHARE = 0.6  # this share of a code chunk's lines import something: a list of imports
+
+
+def mostly_imports(text: str) -> bool:
+    """Import lists match many names yet rarely answer a question; they rank lower."""
+    lines = [
+        ln for ln in text.split("\n") if ln.strip() and not ln.lstrip().startswith(("#", "//"))
+    ]
+    hits = sum(1 for ln in lines if _IMPORT_LINE.match(ln))
+    return bool(lines) and hits >= IMPORTS_SHARE * len(lines)
+
+
 def assigned_names(text: str) -> tuple[str, ...]:
     """Names given a value at the start of a line (no indentation): constants and settings."""
     return tuple(dict.fromkeys(m.group(1) for m in _ASSIGNED.finditer(text)))
@@ -300,8 +317,9 @@ def spans(
         last = min(end, first + size - 1)
         text = "\n".join(lines[first : last + 1])
         names = assigned_names(text) if kind is ChunkKind.CODE else ()
+        what = ChunkKind.IMPORTS if kind is ChunkKind.CODE and mostly_imports(text) else kind
         out.append(
-            Chunk(first + 1, last + 1, kind, symbol, text, doc if first == start else "", names)
+            Chunk(first + 1, last + 1, what, symbol, text, doc if first == start else "", names)
         )
         if last >= end:
             return out

@@ -26,7 +26,26 @@ MENTIONS_BOOST = 1.3  # the chunk assigns a name the question mentions (a consta
 COMMON_SHARE = 0.06  # terms in more than this share of chunks do not select candidates ...
 MIN_MATCH_TERMS = 2  # ... unless fewer than this many terms would be left
 PRUNE_FROM_CHUNKS = 5000  # a smaller index scores every match in a few milliseconds anyway
-_KIND_WEIGHT = {ChunkKind.TEXT: 0.85}
+_KIND_WEIGHT = {ChunkKind.TEXT: 0.85, ChunkKind.IMPORTS: 0.5}
+PLUMBING_WEIGHT = 0.5  # __eq__, __repr__ ...: they name the class but rarely answer about it
+_PLUMBING = {
+    "__eq__",
+    "__ne__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+    "__hash__",
+    "__repr__",
+    "__str__",
+    "__len__",
+    "__bool__",
+    "__iter__",
+    "__contains__",
+    "__format__",
+}
+BARE_HEADER_LINES = 2  # a class header this short (just `class X:`) says nothing but its name ...
+BARE_HEADER_WEIGHT = 0.6  # ... which the symbol table answers anyway
 
 
 def search(store: Store, query: str, limit: int, settings: Settings) -> tuple[ChunkHit, ...]:
@@ -123,8 +142,19 @@ def _hits(store: Store, scored: dict[int, float], intent: Intent | None = None) 
     for cid, path, start, end, kind_name, symbol, size in rows:
         kind = ChunkKind(kind_name)
         weight = _KIND_WEIGHT.get(kind, 1.0) * (prior(path, kind, start, intent) if intent else 1.0)
-        hits.append(_Scored(cid, size, ChunkHit(path, start, end, kind, symbol, scored[cid] * weight, "")))
+        weight *= _shape(kind, symbol, end - start + 1)
+        hits.append(
+            _Scored(cid, size, ChunkHit(path, start, end, kind, symbol, scored[cid] * weight, ""))
+        )
     return sorted(hits, key=lambda h: (-h.hit.score, h.hit.path, h.hit.start_line))
+
+
+def _shape(kind: ChunkKind, symbol: str, lines: int) -> float:
+    if kind is ChunkKind.METHOD and symbol.rsplit(".", 1)[-1] in _PLUMBING:
+        return PLUMBING_WEIGHT
+    if kind is ChunkKind.CLASS and lines <= BARE_HEADER_LINES:
+        return BARE_HEADER_WEIGHT
+    return 1.0
 
 
 @dataclass(frozen=True)
@@ -134,7 +164,9 @@ class _Scored:
     hit: ChunkHit
 
 
-def _diversify(store: Store, found: list[_Scored], limit: int, per_file: int) -> tuple[ChunkHit, ...]:
+def _diversify(
+    store: Store, found: list[_Scored], limit: int, per_file: int
+) -> tuple[ChunkHit, ...]:
     """Best first, at most `per_file` chunks per file, overlapping windows and copies left out."""
     chosen: list[_Scored] = []
     seen: set[tuple] = set()  # the same section in two files (docs/index.md copying README.md) once
@@ -155,8 +187,11 @@ def _with_text(store: Store, chosen: list[_Scored]) -> tuple[ChunkHit, ...]:
     if not chosen:
         return ()
     marks = ",".join("?" * len(chosen))
-    texts = dict(store.execute(f"SELECT id, text FROM chunks WHERE id IN ({marks})",
-                               tuple(c.id for c in chosen)))
+    texts = dict(
+        store.execute(
+            f"SELECT id, text FROM chunks WHERE id IN ({marks})", tuple(c.id for c in chosen)
+        )
+    )
     return tuple(replace(c.hit, text=texts.get(c.id, "")) for c in chosen)
 
 

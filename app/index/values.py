@@ -15,7 +15,8 @@ class ChunkKind(str, Enum):
     CLASS = "class"  # a class (or struct, trait, interface) header: its line, docstring, fields
     FUNCTION = "function"
     METHOD = "method"
-    CODE = "code"  # module-level code between definitions: imports, constants, scripts
+    CODE = "code"  # module-level code between definitions: constants, scripts
+    IMPORTS = "imports"  # module-level code that is mostly import statements
     SECTION = "section"  # a Markdown or reStructuredText section, named by its heading path
     CONFIG = "config"  # a manifest, config file, licence or CI workflow, kept whole when small
     TEXT = "text"  # any other text, as overlapping windows of lines

@@ -188,3 +188,13 @@ def test_a_long_function_is_split_and_keeps_its_name() -> None:
 
 def test_empty_file_has_no_chunks() -> None:
     assert chunk("empty.py", "\n\n") == []
+
+
+def test_module_level_import_lists_are_their_own_kind() -> None:
+    text = ("import os\nfrom pathlib import (\n    Path,\n    PurePath,\n)\nimport sys\n\n\n"
+            "def f():\n    pass\n")
+    found = chunk("m.py", text)
+    assert [(c.kind, c.start, c.end) for c in found] == [
+        (ChunkKind.FUNCTION, 9, 10),
+        (ChunkKind.IMPORTS, 1, 6),
+    ]
