@@ -21,6 +21,7 @@ _TOKEN = re.compile(
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _DOUBLE_END = re.compile(r"([b-df-hj-kmnp-rtv-xz])\1$")
 MIN_TERM_CHARS = 2
+MAX_TERM_REPEAT = 4  # BM25 saturates in a term's count: more copies only grow the index
 MAX_TERM_CHARS = 60  # longer runs are hashes or base64, never something a person types
 
 # Words that carry no meaning in a question or a sentence; code keywords stay (their idf is low).
@@ -83,7 +84,9 @@ def term_string(text: str) -> str:
     for token, count in Counter(_TOKEN.findall(text)).items():
         expanded = _expanded_string(token)
         if expanded:
-            parts.append(expanded if count == 1 else " ".join([expanded] * count))
+            parts.append(
+                expanded if count == 1 else " ".join([expanded] * min(count, MAX_TERM_REPEAT))
+            )
     return " ".join(parts)
 
 
