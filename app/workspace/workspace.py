@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import stat
 from collections import Counter
 from collections.abc import Iterator
@@ -24,6 +25,7 @@ _FILE_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY
 _PROBE_FLAGS = getattr(os, "O_PATH", os.O_RDONLY | os.O_NONBLOCK)
 _GITIGNORE_MAX_BYTES = 256 * 1024
+_SURROGATE = re.compile("[\udc80-\udcff]")  # os.fsdecode's stand-ins for bytes that are not UTF-8
 
 
 class MissingPathError(ToolExecutionError):
@@ -345,7 +347,7 @@ def _prefixes(rel: str) -> list[str]:
 
 
 def _undecodable(name: str) -> bool:
-    return any("\udc80" <= ch <= "\udcff" for ch in name)
+    return not name.isascii() and _SURROGATE.search(name) is not None
 
 
 def _hide(counter: Counter[str], reason: str) -> None:
