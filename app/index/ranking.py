@@ -28,22 +28,8 @@ MIN_MATCH_TERMS = 2  # ... unless fewer than this many terms would be left
 PRUNE_FROM_CHUNKS = 5000  # a smaller index scores every match in a few milliseconds anyway
 _KIND_WEIGHT = {ChunkKind.TEXT: 0.85, ChunkKind.IMPORTS: 0.5}
 PLUMBING_WEIGHT = 0.5  # __eq__, __repr__ ...: they name the class but rarely answer about it
-_PLUMBING = {
-    "__eq__",
-    "__ne__",
-    "__lt__",
-    "__le__",
-    "__gt__",
-    "__ge__",
-    "__hash__",
-    "__repr__",
-    "__str__",
-    "__len__",
-    "__bool__",
-    "__iter__",
-    "__contains__",
-    "__format__",
-}
+_PLUMBING = {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__hash__", "__repr__",
+             "__str__", "__len__", "__bool__", "__iter__", "__contains__", "__format__"}
 BARE_HEADER_LINES = 2  # a class header this short (just `class X:`) says nothing but its name ...
 BARE_HEADER_WEIGHT = 0.6  # ... which the symbol table answers anyway
 

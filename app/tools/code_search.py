@@ -25,15 +25,9 @@ IndexOpener = Callable[[Workspace], CodeIndex]
 class SearchCodeArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    query: str = Field(
-        min_length=1,
-        max_length=500,
-        description=(
-            "what to find, in words or names: 'where is the retry delay set', 'parse_config', "
-            "'QuerySet.filter'"
-        ),
-    )
-    limit: int = Field(8, ge=1, le=50, description="how many chunks to return at most")
+    query: str = Field(min_length=1, max_length=500,
+                       description="words or names to find, e.g. 'where is the retry delay set'")
+    limit: int = Field(8, ge=1, le=50, description="chunks to return at most")
 
 
 def open_refreshed(ws: Workspace) -> CodeIndex:
@@ -57,7 +51,7 @@ class CodeSearch:
         return self._indexes[ws]
 
     def search_code(self, ws: Workspace, args: SearchCodeArgs) -> ToolOutput:
-        """Find the code and docs that best match a question or a name, as numbered chunks.
+        """Find the code and docs that best match a question or a name.
 
         Args:
             query: what to find, in words or names.
