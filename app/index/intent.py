@@ -33,6 +33,9 @@ _TESTS = re.compile(
     r"(^|/)(tests?|__tests__|spec|testing)/|(^|/)(test_[^/]*|[^/]*_test\.\w+|"
     r"[^/]*\.(test|spec)\.\w+|conftest\.py)$"
 )
+_LICENSE = re.compile(r"(^|/)(licen[cs]e|copying|notice)([._-][^/]*)?$", re.IGNORECASE)
+_LICENSE_WORDS = {stem(w) for w in "license licence licensed copyright copying permission".split()}
+LICENSE_WEIGHT = 0.3  # legal text matches everyday words ('provided', 'use') in every question
 _README = re.compile(r"^readme(\.\w+)?$", re.IGNORECASE)
 _CODE_WORDS = {
     stem(w)
@@ -80,6 +83,8 @@ def prior(path: str, kind: ChunkKind, start: int, intent: Intent) -> float:
     weight = 1.0
     if _CHANGELOG.search(path):
         weight *= HISTORY_BOOST if intent.history else CHANGELOG_WEIGHT
+    if _LICENSE.search(path) and not intent.words & _LICENSE_WORDS:
+        weight *= LICENSE_WEIGHT
     if _TESTS.search(path) and not intent.tests:
         weight *= TEST_WEIGHT
     if intent.code and kind in _CODE_KINDS:
