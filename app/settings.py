@@ -95,7 +95,7 @@ class Settings(BaseModel):
         150, ge=1, le=5000, description="a config file up to this long is one chunk")
     index_search_candidates: int = Field(
         200, ge=10, le=10000, description="chunks BM25 ranks before the re-ranking")
-    index_max_hits_per_file: int = Field(3, ge=1, le=100, description="chunks per file in results")
+    index_max_hits_per_file: int = Field(5, ge=1, le=100, description="chunks per file in results")
     index_hit_max_lines: int = Field(60, ge=1, le=10000, description="lines shown per chunk")
     index_commit_files: int = Field(
         400, ge=1, le=100000, description="files written per transaction while building")

@@ -224,14 +224,13 @@ _IMPORT_LINE = re.compile(
     r"package\s+[\w.]+|(?:const|let|var)\s+[\w{}\s,]+=\s*require\(|[\w\s,]*,\s*$|\)\s*$|"
     r"\}\s*from\s|['\"][^'\"]+['\"];?\s*$)"
 )
+_REMARKS = ("#", "//", "/*", "*", "\"\"\"")  # licence headers, docstrings: not counted
 IMPORTS_SHARE = 0.6  # this share of a code chunk's lines import something: a list of imports
 
 
 def mostly_imports(text: str) -> bool:
     """Import lists match many names yet rarely answer a question; they rank lower."""
-    lines = [
-        ln for ln in text.split("\n") if ln.strip() and not ln.lstrip().startswith(("#", "//"))
-    ]
+    lines = [ln for ln in text.split("\n") if ln.strip() and not ln.lstrip().startswith(_REMARKS)]
     hits = sum(1 for ln in lines if _IMPORT_LINE.match(ln))
     return bool(lines) and hits >= IMPORTS_SHARE * len(lines)
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"  # also when the terms change: old terms would not match new queries
 # Our terms are lowercase words, identifiers with '_' and dotted names: FTS5 must keep them whole.
 _TOKENIZER = "unicode61 remove_diacritics 2 tokenchars '_.'"
 _SCHEMA = f"""

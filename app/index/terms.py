@@ -111,6 +111,8 @@ def _expand(token: str, keep_stop_words: bool) -> tuple[str, ...]:
     out: list[str] = []
     if _is_compound(token):
         out.append(token.lower().strip("_."))
+    if "." in token:  # each part of `TimestampSigner.sign` is a name of its own, too
+        out += [p.lower().strip("_") for p in token.split(".") if "." not in p and _is_compound(p)]
     for word in word_parts(token) if token.isascii() else [token.lower()]:
         if len(word) >= MIN_TERM_CHARS and (keep_stop_words or word not in STOP_WORDS):
             out.append(stem(word))
@@ -137,7 +139,7 @@ def query_terms(question: str) -> list[str]:
 # Words a question uses for what code calls otherwise; each side is searched for the other.
 _SYNONYMS = (
     ("directory", "dir", "folder"),
-    ("command", "cli"),
+    ("command", "subcommand", "cli"),
     ("configuration", "config", "settings"),
     ("environment", "env", "environ"),
     ("argument", "arg", "args", "param"),
@@ -168,8 +170,11 @@ for _group in _SYNONYMS:
 
 
 def related(term: str) -> tuple[str, ...]:
-    """Other terms that name the same thing (`folder` -> `dir`, `directori`)."""
-    return _RELATED.get(term, ())
+    """Other terms that name the same thing (`folder` -> `dir`, `directori`; `parser` -> `pars`,
+    as code names the doer by its verb: parse_stream, load_config, handle_error)."""
+    agent = term.endswith("er") and len(term) >= 6 and term.isalpha()
+    doer = (stem(term[:-2] + "e"),) if agent else ()
+    return _RELATED.get(term, ()) + doer
 
 
 def identifiers(question: str) -> list[str]:

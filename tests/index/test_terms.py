@@ -48,3 +48,10 @@ def test_term_string_keeps_counts_for_bm25() -> None:
 
 def test_non_ascii_prose_is_kept() -> None:
     assert "größe" in terms("Die Größe")
+
+
+def test_a_doer_in_a_question_meets_the_verb_in_code() -> None:
+    from app.index.terms import related
+
+    assert related(stem("parser")) == (stem("parse"),)
+    assert stem("dir") in related(stem("folder"))
