@@ -106,6 +106,26 @@ class Settings(BaseModel):
     server_discovery_timeout_s: float = Field(0.5, gt=0, le=30,
                                               description="per probe; a server that is down is absent")
 
+    # code index (app/index): one SQLite FTS5 file per workspace in the data dir
+    index_max_file_bytes: int = Field(1_000_000, ge=1024, description="larger files: not indexed")
+    index_window_lines: int = Field(
+        40, ge=4, le=2000, description="lines per window of plain text and module-level code")
+    index_window_overlap: int = Field(8, ge=0, le=1000, description="lines windows share")
+    index_chunk_max_lines: int = Field(
+        120, ge=4, le=5000, description="a longer definition or section is split into windows")
+    index_config_max_lines: int = Field(
+        150, ge=1, le=5000, description="a config file up to this long is one chunk")
+    index_search_candidates: int = Field(
+        200, ge=10, le=10000, description="chunks BM25 ranks before the re-ranking")
+    index_max_hits_per_file: int = Field(5, ge=1, le=100, description="chunks per file in results")
+    index_hit_max_lines: int = Field(60, ge=1, le=10000, description="lines shown per chunk")
+    index_commit_files: int = Field(
+        400, ge=1, le=100000, description="files written per transaction while building")
+    search_code_max_results: int = Field(
+        20, ge=1, le=200, description="the most chunks one search_code call returns")
+    intro_index_tokens: int = Field(
+        1500, ge=0, le=100000, description="tokens of best-ranked chunks in the first prompt")
+
     # app
     theme: Literal["light", "dark", "system"] = "system"
 

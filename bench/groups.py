@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bench import fig_gui, fig_memory, fig_model, fig_server, fig_tools
+from bench import fig_gui, fig_index, fig_memory, fig_model, fig_retrieval, fig_server, fig_tools
 from bench.context import BenchContext
 from bench.report import FigureResult
 
@@ -24,5 +24,7 @@ GROUPS = [
     Group("gui", [fig_gui.STALL, fig_gui.LAUNCH], fig_gui.measure, 300),
     Group("memory", [fig_memory.MEMORY], fig_memory.measure, 200),
     Group("server", fig_server.SPECS, fig_server.measure, 300),
+    Group("index", [fig_index.BUILD, fig_index.REFRESH, fig_index.SEARCH], fig_index.measure, 600),
+    Group("retrieval", [fig_retrieval.SPAN, fig_retrieval.FILE], fig_retrieval.measure, 300),
 ]
 BY_NAME = {g.name: g for g in GROUPS}

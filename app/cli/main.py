@@ -12,6 +12,7 @@ COMMANDS = {
     "ask": ("ask_cmd", "ask a question about a workspace from the terminal"),
     "tool": ("tool_cmd", "run one tool call (or a batch) against a workspace, as the model would"),
     "models": ("models_cmd", "list, describe and check GGUF models"),
+    "index": ("index_cmd", "build or refresh a workspace's code index (search_code uses it)"),
 }
 
 

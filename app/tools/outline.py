@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.errors import ToolExecutionError
+from app.index.languages import EXTENSIONS as _EXTENSIONS
+from app.index.languages import GRAMMARS as _GRAMMARS
+from app.index.languages import language_for
 from app.tools.base import ToolOutput
 from app.tools.calls_text import call_text, cut_note
 from app.tools.reading import split_lines
@@ -34,20 +37,6 @@ _KINDS: dict[str, dict[str, str]] = {
              "constructor_declaration": "constructor", "annotation_type_declaration": "@interface"},
     "c": _C, "cpp": _CPP,
 }
-# language -> (grammar module, function returning the language pointer)
-_GRAMMARS = {
-    "python": ("tree_sitter_python", "language"), "javascript": ("tree_sitter_javascript", "language"),
-    "typescript": ("tree_sitter_typescript", "language_typescript"),
-    "tsx": ("tree_sitter_typescript", "language_tsx"), "go": ("tree_sitter_go", "language"),
-    "rust": ("tree_sitter_rust", "language"), "java": ("tree_sitter_java", "language"),
-    "c": ("tree_sitter_c", "language"), "cpp": ("tree_sitter_cpp", "language"),
-}
-_EXTENSIONS = {
-    ".py": "python", ".pyi": "python", ".js": "javascript", ".jsx": "javascript", ".mjs": "javascript",
-    ".cjs": "javascript", ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
-    ".go": "go", ".rs": "rust", ".java": "java", ".c": "c", ".h": "cpp", ".cc": "cpp", ".cpp": "cpp",
-    ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp", ".c++": "cpp", ".h++": "cpp",
-}
 _FUNCTION_VALUES = {"arrow_function", "function_expression", "function", "generator_function"}
 
 
@@ -65,11 +54,6 @@ class Definition:
     start: int  # 1-based
     end: int
     depth: int
-
-
-def language_for(path: str) -> str | None:
-    name = path.rsplit("/", 1)[-1].lower()
-    return next((lang for ext, lang in _EXTENSIONS.items() if name.endswith(ext)), None)
 
 
 def file_outline(ws: Workspace, args: FileOutlineArgs) -> ToolOutput:

@@ -62,7 +62,8 @@ def _strip_titles(schema: Any) -> Any:
 
 
 def default_tools() -> ToolRegistry:
-    """The five read-only tools, in the order a model should usually reach for them."""
+    """The six read-only tools, in the order a model should usually reach for them."""
+    from app.tools.code_search import CodeSearch, SearchCodeArgs
     from app.tools.listing import FindFilesArgs, ListDirArgs, find_files, list_dir
     from app.tools.outline import FileOutlineArgs, file_outline
     from app.tools.reading import ReadFileArgs, read_file
@@ -74,4 +75,5 @@ def default_tools() -> ToolRegistry:
         Tool("search_text", SearchTextArgs, search_text),
         Tool("read_file", ReadFileArgs, read_file),
         Tool("file_outline", FileOutlineArgs, file_outline),
+        Tool("search_code", SearchCodeArgs, CodeSearch().search_code),
     ))

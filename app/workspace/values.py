@@ -30,6 +30,8 @@ class Entry:
     kind: EntryKind
     size: int = 0
     note: str = ""
+    mtime_ns: int = 0  # files only: with size and inode, how the code index tells a file changed
+    inode: int = 0
 
     @property
     def name(self) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import stat
 from collections import Counter
 from collections.abc import Iterator
@@ -24,6 +25,7 @@ _FILE_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY
 _PROBE_FLAGS = getattr(os, "O_PATH", os.O_RDONLY | os.O_NONBLOCK)
 _GITIGNORE_MAX_BYTES = 256 * 1024
+_SURROGATE = re.compile("[\udc80-\udcff]")  # os.fsdecode's stand-ins for bytes that are not UTF-8
 
 
 class MissingPathError(ToolExecutionError):
@@ -167,31 +169,36 @@ class Workspace:
     def _scan_tree(self, start: tuple[str, ...], depth: int, files_only: bool,
                    entries: list[Entry], counter: Counter[str]) -> bool:
         budget = self.settings.walk_max_entries
-        pending = [(start, 1, self._layers_for(start))]
+        pending = [(start, 1, self._layers_for(start), True)]
         seen = 0
         while pending:
-            parts, level, layers = pending.pop()
-            for entry in self._children(parts, layers, counter, files_only, follow=parts == start):
+            parts, level, layers, own_rules = pending.pop()
+            found, layers = self._children(parts, layers, own_rules, counter, files_only, parts == start)
+            for entry in found:
                 seen += 1
                 if seen > budget:
                     return True
                 if entry.kind != "dir" or not files_only:
                     entries.append(entry)
                 if entry.kind == "dir" and level < depth:
-                    child = tuple(entry.rel.split("/"))
-                    pending.append((child, level + 1, layers + self._layer(child)))
+                    pending.append((tuple(entry.rel.split("/")), level + 1, layers, False))
         return False
 
-    def _children(self, parts: tuple[str, ...], layers: tuple[IgnoreLayer, ...],
-                  counter: Counter[str], files_only: bool, follow: bool) -> list[Entry]:
+    def _children(self, parts: tuple[str, ...], layers: tuple[IgnoreLayer, ...], own_rules: bool,
+                  counter: Counter[str], files_only: bool,
+                  follow: bool) -> tuple[list[Entry], tuple[IgnoreLayer, ...]]:
+        """The folder's entries and the ignore layers beneath it (its own .gitignore added)."""
         # The folder asked for may be an in-workspace symlink; folders found while walking are not followed.
         fd = self._open(parts, _DIR_FLAGS | (0 if follow else os.O_NOFOLLOW))
-        try:
+        try:  # the entries stat through fd: it stays open until they are classified
             with os.scandir(fd) as it:
-                found = [self._classify(parts, de, layers, counter, files_only) for de in it]
+                listed = list(it)
+            if not own_rules and any(de.name == ".gitignore" for de in listed):
+                layers += self._layer(parts)  # probing only folders that list one: an open saved per folder
+            found = [self._classify(parts, de, layers, counter, files_only) for de in listed]
         finally:
             os.close(fd)
-        return [e for e in found if e is not None]
+        return [e for e in found if e is not None], layers
 
     def _classify(self, parts: tuple[str, ...], de: os.DirEntry, layers: tuple[IgnoreLayer, ...],
                   counter: Counter[str], files_only: bool) -> Entry | None:
@@ -215,7 +222,8 @@ class Workspace:
                 return _hide(counter, "secret")
             if ignore and is_ignored(layers, rel, False):
                 return _hide(counter, "ignored")
-            return Entry(rel, "file", de.stat(follow_symlinks=False).st_size)
+            st = de.stat(follow_symlinks=False)
+            return Entry(rel, "file", st.st_size, mtime_ns=st.st_mtime_ns, inode=st.st_ino)
         except OSError:  # vanished between listing and stat: leave it out, it no longer exists
             return None
 
@@ -349,7 +357,7 @@ def _prefixes(rel: str) -> list[str]:
 
 
 def _undecodable(name: str) -> bool:
-    return any("\udc80" <= ch <= "\udcff" for ch in name)
+    return not name.isascii() and _SURROGATE.search(name) is not None
 
 
 def _hide(counter: Counter[str], reason: str) -> None:

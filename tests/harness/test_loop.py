@@ -221,15 +221,15 @@ def test_huge_files_are_elided_to_fit_a_small_context(project: Path):
 
     for i in range(3):
         (project / f"huge{i}.txt").write_text("".join(f"line {n} of huge file {i} " * 4 + "\n" for n in range(3000)))
-    settings = Settings(n_threads=1, n_ctx=2048, context_reserve_tokens=512,
+    settings = Settings(n_threads=1, n_ctx=2304, context_reserve_tokens=512,
                         read_max_lines=3000, read_max_bytes=400_000, read_max_line_chars=400)
     model = ScriptedModel([calls(call("read_file", path=f"huge{i}.txt")) for i in range(3)] + ["done"],
-                          context_length=2048)
+                          context_length=2304)
     with Workspace(project, settings) as workspace:
         events = list(run_question("q", tools=ToolExecutor(workspace, settings), model=model,
                                    settings=settings))
     assert only(events, ev.ContextElided)
-    assert all(p.tokens <= 2048 - 512 for p in only(events, ev.PromptRendered))
+    assert all(p.tokens <= 2304 - 512 for p in only(events, ev.PromptRendered))
     assert events[-1].reason == "answered"
     last_results = [m["content"] for m in model.requests[-1].messages if m["role"] == "tool"]
     assert "elided" in last_results[0] and "line 0 of huge file 2" in last_results[-1]

@@ -1,0 +1,96 @@
+"""What a question asks for, and how much a chunk's place says about whether it can answer.
+
+Measured on the eval questions: answers live in source far more often than in tests, changelogs
+or generated copies (PKG-INFO repeats the README, egg-info repeats setup.py), yet those match a
+question's words just as well. So they rank lower unless the question asks for them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from app.index.terms import query_terms, stem
+from app.index.values import ChunkKind
+
+GENERATED_WEIGHT = 0.3
+CHANGELOG_WEIGHT = 0.45  # ... and HISTORY_BOOST when the question is about releases
+HISTORY_BOOST = 1.6
+TEST_WEIGHT = 0.6
+CODE_BOOST = 1.35  # definitions, when the question asks about functions, errors, defaults ...
+OVERVIEW_BOOST = 2.0  # the top-level README, when the question asks what the project is
+OVERVIEW_MAX_TERMS = 3
+README_START_LINES = 30  # "the README's start": where a project says what it is
+FILE_NAME_BOOST = 1.5  # the question names the file's own name ('parser', 'variables')
+
+_GENERATED = re.compile(
+    r"(^|/)(PKG-INFO|[^/]+\.egg-info/.*|package-lock\.json|yarn\.lock|"
+    r"[^/]+\.min\.(js|css)|[^/]+\.map)$"
+)
+_CHANGELOG = re.compile(r"(^|/)(change(s|log)|history|news|releases?)([._-][^/]*)?$", re.IGNORECASE)
+_TESTS = re.compile(
+    r"(^|/)(tests?|__tests__|spec|testing)/|(^|/)(test_[^/]*|[^/]*_test\.\w+|"
+    r"[^/]*\.(test|spec)\.\w+|conftest\.py)$"
+)
+_LICENSE = re.compile(r"(^|/)(licen[cs]e|copying|notice)([._-][^/]*)?$", re.IGNORECASE)
+_LICENSE_WORDS = {stem(w) for w in "license licence licensed copyright copying permission".split()}
+LICENSE_WEIGHT = 0.3  # legal text matches everyday words ('provided', 'use') in every question
+_README = re.compile(r"^readme(\.\w+)?$", re.IGNORECASE)
+_CODE_WORDS = {
+    stem(w)
+    for w in """function method class implemented implementation defined
+    raise raised exception error return returns argument parameter default module called call
+    variable constant attribute decorator signature subclass inherit""".split()
+}
+_HISTORY_WORDS = {
+    stem(w) for w in "release released changelog changed change version history new".split()
+}
+_TEST_WORDS = {stem(w) for w in "test tests tested testing fixture".split()}
+_OVERVIEW = re.compile(
+    r"^\s*what\s+(is|does|are)\b.*\b(for|do|does|about|is)?\s*\??\s*$", re.IGNORECASE
+)
+_CODE_KINDS = (ChunkKind.CLASS, ChunkKind.FUNCTION, ChunkKind.METHOD, ChunkKind.CODE)
+
+
+@dataclass(frozen=True)
+class Intent:
+    code: bool
+    history: bool
+    tests: bool
+    overview: bool
+    words: frozenset[str]
+
+
+def intent_of(question: str) -> Intent:
+    words = set(query_terms(question))
+    overview = bool(_OVERVIEW.match(question)) and len(words) <= OVERVIEW_MAX_TERMS
+    return Intent(
+        bool(words & _CODE_WORDS),
+        bool(words & _HISTORY_WORDS),
+        bool(words & _TEST_WORDS),
+        overview,
+        frozenset(words),
+    )
+
+
+@lru_cache(maxsize=8192)  # a few hundred candidates per query share a few dozen files
+def prior(path: str, kind: ChunkKind, start: int, intent: Intent) -> float:
+    """A factor for a chunk's score from where it lives and what it is."""
+    name = path.rsplit("/", 1)[-1]
+    if _GENERATED.search(path):
+        return GENERATED_WEIGHT
+    weight = 1.0
+    if _CHANGELOG.search(path):
+        weight *= HISTORY_BOOST if intent.history else CHANGELOG_WEIGHT
+    if _LICENSE.search(path) and not intent.words & _LICENSE_WORDS:
+        weight *= LICENSE_WEIGHT
+    if _TESTS.search(path) and not intent.tests:
+        weight *= TEST_WEIGHT
+    if intent.code and kind in _CODE_KINDS:
+        weight *= CODE_BOOST
+    if intent.overview and "/" not in path and _README.match(name) and start <= README_START_LINES:
+        weight *= OVERVIEW_BOOST
+    if stem(name.split(".", 1)[0].lower()) in intent.words:
+        weight *= FILE_NAME_BOOST
+    return weight

@@ -1,0 +1,243 @@
+"""Ranking: BM25 over weighted fields, then a re-ranking that knows what a developer asks for.
+
+BM25 (FTS5) finds candidates with any query term; the re-ranking then rewards chunks that hold
+more of the question's distinct terms (BM25 alone lets one frequent word win), chunks that define
+a name the question mentions, and spreads the list over files so one long file cannot fill it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from app.index.intent import Intent, intent_of, prior
+from app.index.store import Store
+from app.index.terms import query_terms, related, word_parts
+from app.index.values import ChunkHit, ChunkKind
+from app.settings import Settings
+
+# BM25 weight of each FTS column: names and paths say what a chunk is about, docstrings and
+# comments say it in words, the body mostly repeats names used elsewhere.
+FIELD_WEIGHTS = (8.0, 5.0, 2.0, 1.0)  # symbols, path, doc, body
+COVERAGE_POWER = 0.5  # score x (share of the question's terms the chunk holds) ** this
+DEFINES_BOOST = 1.8  # the chunk defines a name the question mentions
+MENTIONS_BOOST = 1.3  # the chunk assigns a name the question mentions (a constant, a config key)
+COMMON_SHARE = 0.06  # terms in more than this share of chunks do not select candidates ...
+MIN_MATCH_TERMS = 2  # ... unless fewer than this many terms would be left
+PRUNE_FROM_CHUNKS = 5000  # a smaller index scores every match in a few milliseconds anyway
+_KIND_WEIGHT = {ChunkKind.TEXT: 0.85, ChunkKind.IMPORTS: 0.5}
+PLUMBING_WEIGHT = 0.5  # __eq__, __repr__ ...: they name the class but rarely answer about it
+_PLUMBING = {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__hash__", "__repr__",
+             "__str__", "__len__", "__bool__", "__iter__", "__contains__", "__format__"}
+BARE_HEADER_LINES = 2  # a class header this short (just `class X:`) says nothing but its name ...
+BARE_HEADER_WEIGHT = 0.6  # ... which the symbol table answers anyway
+
+
+def search(store: Store, query: str, limit: int, settings: Settings) -> tuple[ChunkHit, ...]:
+    words = query_terms(query)
+    if not words or limit < 1:
+        return ()
+    groups = {w: {w, *related(w)} for w in words}  # a synonym counts for the word it stands for
+    matchable = list(dict.fromkeys(t for group in groups.values() for t in group))
+    df, total = _document_counts(store, matchable)
+    ranked = _bm25(store, _selective(matchable, df, total), settings.index_search_candidates)
+    if not ranked:
+        return ()
+    # Coverage counts a question word by its rarity: holding 'express' in express's own code says
+    # little, holding 'parser' says much.
+    weights = {
+        w: math.log(1 + total / (1 + max(df.get(t, 0) for t in g))) for w, g in groups.items()
+    }
+    boosts = _symbol_boosts(store, query)
+    marks = ",".join("?" * len(ranked))
+    held = {
+        rowid: _held(groups, weights, set(text.split()))
+        for rowid, text in store.execute(
+            "SELECT rowid, symbols || ' ' || path || ' ' || doc || ' ' || body FROM fts "
+            f"WHERE rowid IN ({marks})",
+            tuple(ranked),
+        )
+    }
+    whole = sum(weights.values()) or 1.0
+    scored = {
+        cid: bm25 * (held.get(cid, 0.0) / whole) ** COVERAGE_POWER * boosts.get(cid, 1.0)
+        for cid, bm25 in ranked.items()
+    }
+    hits = _hits(store, scored, intent_of(query))
+    return _diversify(store, hits, limit, settings.index_max_hits_per_file)
+
+
+def _held(groups: dict[str, set[str]], weights: dict[str, float], present: set[str]) -> float:
+    return sum(weights[w] for w, group in groups.items() if group & present)
+
+
+def _document_counts(store: Store, words: list[str]) -> tuple[dict[str, int], int]:
+    marks = ",".join("?" * len(words))
+    df = dict(store.execute(f"SELECT term, doc FROM vocab WHERE term IN ({marks})", tuple(words)))
+    return df, store.execute("SELECT count(*) FROM chunks")[0][0] or 1
+
+
+def _selective(words: list[str], df: dict[str, int], total: int) -> list[str]:
+    """The query terms worth matching on: a term in a large share of all chunks ('object', 'get')
+    adds little to BM25 but makes it score most of the index. They still count for coverage."""
+    present = sorted((w for w in words if df.get(w)), key=lambda w: df[w])
+    if total < PRUNE_FROM_CHUNKS:
+        return present
+    rare = [w for w in present if df[w] <= COMMON_SHARE * total]
+    return rare if len(rare) >= MIN_MATCH_TERMS else present[:MIN_MATCH_TERMS]
+
+
+def _bm25(store: Store, words: list[str], limit: int) -> dict[int, float]:
+    if not words:
+        return {}
+    match = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
+    weights = ", ".join(str(w) for w in FIELD_WEIGHTS)
+    rows = store.execute(
+        f"SELECT rowid, -bm25(fts, {weights}) AS s FROM fts WHERE fts MATCH ? "
+        "ORDER BY s DESC LIMIT ?",
+        (match, limit),
+    )
+    return dict(rows)
+
+
+def _symbol_boosts(store: Store, query: str) -> dict[int, float]:
+    """Chunks defining (or assigning) a name the question spells out: `QuerySet`, `MAX_ITEMS`."""
+    names = {w.lower() for w in query.replace("`", " ").replace("(", " ").replace(")", " ").split()}
+    names = {n.strip(".,:;?!'\"") for n in names} - {""}
+    names = {n for n in names if len(word_parts(n)) > 1 or len(n) >= 4}
+    if not names:
+        return {}
+    marks = ",".join("?" * len(names))
+    rows = store.execute(
+        f"SELECT chunk_id, max(exact) FROM symbols WHERE name IN ({marks}) GROUP BY chunk_id",
+        tuple(names),
+    )
+    return {cid: DEFINES_BOOST if exact else MENTIONS_BOOST for cid, exact in rows}
+
+
+def _hits(store: Store, scored: dict[int, float], intent: Intent | None = None) -> list[ChunkHit]:
+    """Scored chunks, best first, without their text (see with_text): most are never shown."""
+    marks = ",".join("?" * len(scored))
+    rows = store.execute(
+        "SELECT c.id, f.path, c.start, c.end, c.kind, c.symbol, length(c.text) FROM chunks c "
+        f"JOIN files f ON f.id = c.file_id WHERE c.id IN ({marks})",
+        tuple(scored),
+    )
+    hits = []
+    for cid, path, start, end, kind_name, symbol, size in rows:
+        kind = ChunkKind(kind_name)
+        weight = _KIND_WEIGHT.get(kind, 1.0) * (prior(path, kind, start, intent) if intent else 1.0)
+        weight *= _shape(kind, symbol, end - start + 1)
+        hits.append(
+            _Scored(cid, size, ChunkHit(path, start, end, kind, symbol, scored[cid] * weight, ""))
+        )
+    return sorted(hits, key=lambda h: (-h.hit.score, h.hit.path, h.hit.start_line))
+
+
+def _shape(kind: ChunkKind, symbol: str, lines: int) -> float:
+    if kind is ChunkKind.METHOD and symbol.rsplit(".", 1)[-1] in _PLUMBING:
+        return PLUMBING_WEIGHT
+    if kind is ChunkKind.CLASS and lines <= BARE_HEADER_LINES:
+        return BARE_HEADER_WEIGHT
+    return 1.0
+
+
+@dataclass(frozen=True)
+class _Scored:
+    id: int
+    size: int  # characters of text: with kind, symbol and line count, how copies are told
+    hit: ChunkHit
+
+
+def _diversify(
+    store: Store, found: list[_Scored], limit: int, per_file: int
+) -> tuple[ChunkHit, ...]:
+    """Best first, at most `per_file` chunks per file, overlapping windows and copies left out."""
+    chosen: list[_Scored] = []
+    seen: set[tuple] = set()  # the same section in two files (docs/index.md copying README.md) once
+    for item in found:
+        hit = item.hit
+        same = [c.hit for c in chosen if c.hit.path == hit.path]
+        copy = (item.size, hit.kind, hit.symbol, hit.end_line - hit.start_line)
+        if len(same) >= per_file or any(_overlap(c, hit) for c in same) or copy in seen:
+            continue
+        seen.add(copy)
+        chosen.append(item)
+        if len(chosen) == limit:
+            break
+    return _with_text(store, chosen)
+
+
+def _with_text(store: Store, chosen: list[_Scored]) -> tuple[ChunkHit, ...]:
+    if not chosen:
+        return ()
+    marks = ",".join("?" * len(chosen))
+    texts = dict(
+        store.execute(
+            f"SELECT id, text FROM chunks WHERE id IN ({marks})", tuple(c.id for c in chosen)
+        )
+    )
+    return tuple(replace(c.hit, text=texts.get(c.id, "")) for c in chosen)
+
+
+def _overlap(a: ChunkHit, b: ChunkHit) -> bool:
+    return a.start_line <= b.end_line and b.start_line <= a.end_line
+
+
+def find_symbol(store: Store, name: str, limit: int) -> tuple[ChunkHit, ...]:
+    key = name.strip().lower()
+    if not key:
+        return ()
+    rows = store.execute(
+        "SELECT chunk_id, (name = ?) AS same, exact FROM symbols WHERE name >= ? AND name < ? "
+        "ORDER BY same DESC, exact DESC, length(name) LIMIT ?",
+        (key, key, key + "\U0010ffff", limit * 4),
+    )
+    order: dict[int, float] = {}
+    for rank, (chunk_id, same, exact) in enumerate(rows):
+        order.setdefault(
+            chunk_id, float(len(rows) - rank + (1000 if same else 0) + (100 if exact else 0))
+        )
+    if not order:
+        return ()
+    wanted = name.strip()
+    found = sorted(_hits(store, order), key=lambda s: s.hit.symbol.rsplit(".", 1)[-1] != wanted)
+    return _with_text(store, found[:limit])  # the name in the same case first
+
+
+def fit_budget(
+    hits: tuple[ChunkHit, ...], budget: int, count_tokens: Callable[[str], int]
+) -> tuple[ChunkHit, ...]:
+    """Hits in rank order while they fit; the first that does not fit is cut to its first lines."""
+    chosen: list[ChunkHit] = []
+    left = budget
+    for hit in hits:
+        cost = count_tokens(hit.text)
+        if cost <= left:
+            chosen.append(hit)
+            left -= cost
+            continue
+        cut = _cut_to(hit, left, count_tokens)
+        if cut is not None:
+            chosen.append(cut)
+        break
+    return tuple(chosen)
+
+
+def _cut_to(hit: ChunkHit, budget: int, count_tokens: Callable[[str], int]) -> ChunkHit | None:
+    lines = hit.text.split("\n")
+    keep = len(lines)
+    while keep > 0 and count_tokens("\n".join(lines[:keep])) > budget:
+        keep = keep // 2 if keep > 8 else keep - 1
+    if keep < 3:
+        return None  # a couple of lines out of context help less than they cost
+    return ChunkHit(
+        hit.path,
+        hit.start_line,
+        hit.start_line + keep - 1,
+        hit.kind,
+        hit.symbol,
+        hit.score,
+        "\n".join(lines[:keep]),
+    )

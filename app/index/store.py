@@ -1,0 +1,242 @@
+"""The index on disk: one SQLite file per workspace (FTS5 for ranking, plain tables for the rest).
+
+Concurrency: WAL lets readers search while a writer refreshes; writers take an exclusive lock on
+a file beside the database, so two Burrow processes never interleave their changes. A database
+that cannot be read, or one written by another schema or other settings, is deleted and rebuilt
+under that lock: the index is a cache, and losing it costs one build, never an error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+SCHEMA_VERSION = "5"  # also when the terms change: old terms would not match new queries
+# Our terms are lowercase words, identifiers with '_' and dotted names: FTS5 must keep them whole.
+_TOKENIZER = "unicode61 remove_diacritics 2 tokenchars '_.'"
+_SCHEMA = f"""
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER NOT NULL,
+                   mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL);
+CREATE TABLE chunks(id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, start INTEGER NOT NULL,
+                    end INTEGER NOT NULL, kind TEXT NOT NULL, symbol TEXT NOT NULL,
+                    text TEXT NOT NULL);
+CREATE INDEX chunks_by_file ON chunks(file_id);
+CREATE TABLE symbols(name TEXT NOT NULL, chunk_id INTEGER NOT NULL, exact INTEGER NOT NULL);
+CREATE INDEX symbols_by_name ON symbols(name);
+CREATE INDEX symbols_by_chunk ON symbols(chunk_id);
+CREATE VIRTUAL TABLE fts USING fts5(symbols, path, doc, body, tokenize="{_TOKENIZER}");
+CREATE VIRTUAL TABLE vocab USING fts5vocab(fts, row);
+"""
+
+
+@dataclass(frozen=True)
+class FileState:
+    """What a file looked like when it was indexed; any difference means read it again."""
+
+    size: int
+    mtime_ns: int
+    inode: int
+
+
+@dataclass(frozen=True)
+class ChunkRow:
+    """A chunk ready to store: its place, its text and its terms per FTS column."""
+
+    start: int
+    end: int
+    kind: str
+    symbol: str
+    text: str
+    symbols: str  # space-separated terms, one string per FTS column
+    path: str
+    doc: str
+    body: str
+    names: tuple[tuple[str, bool], ...]  # (lowercased name, exact) for the symbol table
+
+
+def database_path(data_dir: Path, root: Path) -> Path:
+    """One file per workspace, named by a hash of its resolved path (and its name, for people)."""
+    digest = hashlib.sha256(os.fsencode(str(root))).hexdigest()[:20]
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in root.name)[:40] or "root"
+    return data_dir / "index" / f"{safe}-{digest}.sqlite3"
+
+
+class Store:
+    """The SQL of the index. Not thread-safe by itself: CodeIndex serialises calls."""
+
+    def __init__(self, path: Path | None, fingerprint: str) -> None:
+        self.path = path  # None: in memory (the data dir lies inside the workspace)
+        self._fingerprint = fingerprint
+        self._conn = self._connect()
+        self.rebuilt = self._prepare()
+
+    # opening -----------------------------------------------------------------------------------
+    def _connect(self) -> sqlite3.Connection:
+        target = ":memory:" if self.path is None else str(self.path)
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(target, timeout=60.0, isolation_level=None, check_same_thread=False)
+        self._inode = _inode(self.path)
+        with contextlib.suppress(sqlite3.DatabaseError):  # not a database: current() says so
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+        return conn
+
+    def _prepare(self) -> bool:
+        """Make the schema current; True when it had to start from nothing."""
+        if self.current():
+            return False
+        with self.locked():
+            if not self.current():  # another process may have rebuilt it while we waited
+                self.reset()
+                return True
+        return False
+
+    def current(self) -> bool:
+        """The file is a readable database of this schema, built with these settings."""
+        try:
+            return (
+                self._meta("schema") == SCHEMA_VERSION
+                and self._meta("settings") == self._fingerprint
+            )
+        except sqlite3.DatabaseError:
+            return False
+
+    @property
+    def complete(self) -> bool:
+        """A build has finished at least once (else a search would see a partial index)."""
+        return self._meta("complete") == "1"
+
+    def _meta(self, key: str) -> str | None:
+        row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def reset(self) -> None:
+        """Delete the database and start an empty one (call with the lock held)."""
+        self._conn.close()
+        if self.path is not None:
+            for suffix in ("", "-wal", "-shm"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(f"{self.path}{suffix}")
+        self._conn = self._connect()
+        self._conn.executescript(_SCHEMA)
+        self._conn.executemany(
+            "INSERT INTO meta VALUES (?, ?)",
+            [("schema", SCHEMA_VERSION), ("settings", self._fingerprint)],
+        )
+
+    def close(self) -> None:
+        self._conn.close()
+
+    # locking -----------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """Exclusive across processes; reconnects when another process replaced the file."""
+        if self.path is None:
+            yield
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(f"{self.path}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            _lock(fd)
+            if self._replaced():
+                self._conn.close()
+                self._conn = self._connect()
+            yield
+        finally:
+            os.close(fd)  # closing the descriptor releases the lock
+
+    def _replaced(self) -> bool:
+        return _inode(self.path) != self._inode
+
+    # reading -----------------------------------------------------------------------------------
+    def file_states(self) -> dict[str, tuple[int, FileState]]:
+        rows = self._conn.execute("SELECT path, id, size, mtime_ns, inode FROM files")
+        return {p: (i, FileState(s, m, n)) for p, i, s, m, n in rows}
+
+    def counts(self) -> tuple[int, int]:
+        files = self._conn.execute("SELECT count(*) FROM files").fetchone()[0]
+        chunks = self._conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        return files, chunks
+
+    def execute(self, sql: str, params: tuple = ()) -> list[tuple]:
+        return self._conn.execute(sql, params).fetchall()
+
+    # writing -----------------------------------------------------------------------------------
+    def begin(self) -> None:
+        self._conn.execute("BEGIN IMMEDIATE")
+
+    def commit(self) -> None:
+        self._conn.execute("COMMIT")
+
+    def rollback(self) -> None:
+        if self._conn.in_transaction:
+            self._conn.execute("ROLLBACK")
+
+    def mark_complete(self) -> None:
+        self._conn.execute("INSERT OR REPLACE INTO meta VALUES ('complete', '1')")
+
+    def remove_file(self, file_id: int) -> None:
+        ids = [
+            (r[0],)
+            for r in self._conn.execute("SELECT id FROM chunks WHERE file_id = ?", (file_id,))
+        ]
+        self._conn.executemany("DELETE FROM fts WHERE rowid = ?", ids)
+        self._conn.executemany("DELETE FROM symbols WHERE chunk_id = ?", ids)
+        self._conn.execute("DELETE FROM chunks WHERE file_id = ?", (file_id,))
+        self._conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
+
+    def add_file(self, rel: str, state: FileState, rows: list[ChunkRow]) -> None:
+        cur = self._conn.execute(
+            "INSERT INTO files(path, size, mtime_ns, inode) VALUES (?, ?, ?, ?)",
+            (rel, state.size, state.mtime_ns, state.inode),
+        )
+        if not rows:
+            return
+        file_id = cur.lastrowid
+        first = self._conn.execute("SELECT coalesce(max(id), 0) + 1 FROM chunks").fetchone()[0]
+        ids = range(
+            first, first + len(rows)
+        )  # chosen here: one executemany per table, not a call per row
+        self._conn.executemany(
+            "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (i, file_id, r.start, r.end, r.kind, r.symbol, r.text)
+                for i, r in zip(ids, rows, strict=True)
+            ],
+        )
+        self._conn.executemany(
+            "INSERT INTO fts(rowid, symbols, path, doc, body) VALUES (?, ?, ?, ?, ?)",
+            [(i, r.symbols, r.path, r.doc, r.body) for i, r in zip(ids, rows, strict=True)],
+        )
+        self._conn.executemany(
+            "INSERT INTO symbols VALUES (?, ?, ?)",
+            [(n, i, int(exact)) for i, r in zip(ids, rows, strict=True) for n, exact in r.names],
+        )
+
+
+def _inode(path: Path | None) -> int:
+    try:
+        return os.stat(path).st_ino if path is not None else 0
+    except FileNotFoundError:
+        return -1
+
+
+def _lock(fd: int) -> None:
+    try:
+        import fcntl
+    except ImportError:  # Windows: msvcrt locks a byte range; blocking mode retries for ~10 s
+        import msvcrt
+
+        while True:
+            with contextlib.suppress(OSError):
+                msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
+                return
+    else:
+        fcntl.flock(fd, fcntl.LOCK_EX)

@@ -1,0 +1,191 @@
+"""Code-aware terms: the words a developer would search by, from code, prose and paths alike.
+
+`parse_config` gives `parse_config`, `parse` and `config`; `HTTPServerError` gives
+`httpservererror`, `http`, `server` and `error`; `os.path.join` gives the dotted whole and its
+parts.
+Every word part is lightly stemmed (`raised`, `raises`, `raising` -> `rais`), whole identifiers
+are kept exact, so a query for the identifier itself still ranks the exact match first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from functools import lru_cache
+
+# A dotted identifier, or a run of letters/digits in any script (prose in other languages).
+_TOKEN = re.compile(
+    r"\d+(?:\.\d+)+|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?![^\W_])|[^\W_]+"
+)
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_DOUBLE_END = re.compile(r"([b-df-hj-kmnp-rtv-xz])\1$")
+MIN_TERM_CHARS = 2
+MAX_TERM_REPEAT = 4  # BM25 saturates in a term's count: more copies only grow the index
+MAX_TERM_CHARS = 60  # longer runs are hashes or base64, never something a person types
+
+# Words that carry no meaning in a question or a sentence; code keywords stay (their idf is low).
+STOP_WORDS = frozenset(
+    """
+a an and are as at be been but by can could did do does doing done for from had has have how i if
+in into is it its me my no not of on or our so such than that the their them then there these this
+those to too us was we were what when where which who whom why will with would you your about also
+any each just more most other some very should shall may might must get gets got
+""".split()
+)
+
+
+def stem(word: str) -> str:
+    """A light suffix stripper: enough to meet plurals and -ed/-ing forms, never a dictionary."""
+    if len(word) <= 3 or not word.isascii() or not word.isalpha():
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith("sses"):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = _DOUBLE_END.sub(r"\1", word[: -len(suffix)])
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+def word_parts(identifier: str) -> list[str]:
+    """snake_case, camelCase and dotted names split into lowercase words."""
+    words: list[str] = []
+    for piece in re.split(r"[._]+", identifier):
+        words += [w.lower() for w in _CAMEL.findall(piece)] if piece else []
+    return words
+
+
+def _is_compound(token: str) -> bool:
+    return (
+        "_" in token.strip("_")
+        or "." in token
+        or not (token.islower() or token.isupper() or token.istitle())
+    )
+
+
+def terms(text: str, keep_stop_words: bool = True) -> list[str]:
+    """Every term of `text`, in order, repeated as often as it occurs (BM25 counts them)."""
+    out: list[str] = []
+    expand = _expand_all if keep_stop_words else _expand_content
+    for token in _TOKEN.findall(text):
+        out += expand(token)
+    return out
+
+
+def term_string(text: str) -> str:
+    """The terms of `text` as one space-separated string, as the index stores them. Order is lost
+    (BM25 needs only counts), which lets each distinct token be expanded once."""
+    parts: list[str] = []
+    for token, count in Counter(_TOKEN.findall(text)).items():
+        expanded = _expanded_string(token)
+        if expanded:
+            parts.append(
+                expanded if count == 1 else " ".join([expanded] * min(count, MAX_TERM_REPEAT))
+            )
+    return " ".join(parts)
+
+
+@lru_cache(maxsize=262144)  # a tree repeats its names endlessly: expanding each once is 20x faster
+def _expanded_string(token: str) -> str:
+    return " ".join(_expand_all(token))
+
+
+@lru_cache(maxsize=262144)
+def _expand_all(token: str) -> tuple[str, ...]:
+    return _expand(token, True)
+
+
+@lru_cache(maxsize=4096)
+def _expand_content(token: str) -> tuple[str, ...]:
+    return _expand(token, False)
+
+
+def _expand(token: str, keep_stop_words: bool) -> tuple[str, ...]:
+    if len(token) > MAX_TERM_CHARS:
+        return ()
+    out: list[str] = []
+    if _is_compound(token):
+        out.append(token.lower().strip("_."))
+    if "." in token:  # each part of `TimestampSigner.sign` is a name of its own, too
+        out += [p.lower().strip("_") for p in token.split(".") if "." not in p and _is_compound(p)]
+    for word in word_parts(token) if token.isascii() else [token.lower()]:
+        if len(word) >= MIN_TERM_CHARS and (keep_stop_words or word not in STOP_WORDS):
+            out.append(stem(word))
+    return tuple(out)
+
+
+def path_terms(rel: str) -> list[str]:
+    """A path's folders, file name and their words: `app/tools/rg_files.py` gives `rg_files.py`,
+    `rg_files`, `rg`, `files`, `tools`, `app`, `py`."""
+    name = rel.rsplit("/", 1)[-1].lower()
+    stem_name = name.rsplit(".", 1)[0] if "." in name.strip(".") else ""
+    return [
+        name,
+        *([stem_name] if stem_name else []),
+        *terms(rel.replace("/", " ").replace("-", " ")),
+    ]
+
+
+def query_terms(question: str) -> list[str]:
+    """The distinct terms of a question, stop words dropped, in first-seen order."""
+    return _unique(terms(question, keep_stop_words=False))
+
+
+# Words a question uses for what code calls otherwise; each side is searched for the other.
+_SYNONYMS = (
+    ("directory", "dir", "folder"),
+    ("command", "subcommand", "cli"),
+    ("configuration", "config", "settings"),
+    ("environment", "env", "environ"),
+    ("argument", "arg", "args", "param"),
+    ("parameter", "param", "arg"),
+    ("initialize", "init"),
+    ("authentication", "auth"),
+    ("database", "db"),
+    ("error", "exception", "err"),
+    ("delete", "remove"),
+    ("serialize", "dump", "dumps"),
+    ("deserialize", "load", "loads"),
+    ("message", "msg"),
+    ("request", "req"),
+    ("response", "res"),
+    ("function", "func", "fn"),
+    ("length", "len"),
+    ("maximum", "max"),
+    ("minimum", "min"),
+    ("number", "num"),
+    ("string", "str"),
+)
+_RELATED: dict[str, tuple[str, ...]] = {}
+for _group in _SYNONYMS:
+    for _word in _group:
+        _RELATED[stem(_word)] = tuple(
+            dict.fromkeys(stem(w) for w in _group if stem(w) != stem(_word))
+        )
+
+
+def related(term: str) -> tuple[str, ...]:
+    """Other terms that name the same thing (`folder` -> `dir`, `directori`; `parser` -> `pars`,
+    as code names the doer by its verb: parse_stream, load_config, handle_error)."""
+    agent = term.endswith("er") and len(term) >= 6 and term.isalpha()
+    doer = (stem(term[:-2] + "e"),) if agent else ()
+    return _RELATED.get(term, ()) + doer
+
+
+def identifiers(question: str) -> list[str]:
+    """Tokens of a question that look like code names (compound or quoted)."""
+    found = [
+        t
+        for t in _TOKEN.findall(question)
+        if t.isascii() and (_is_compound(t) or "`" + t in question)
+    ]
+    return _unique(t.strip("_.") for t in found)
+
+
+def _unique(items: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(i for i in items if i))

@@ -1,0 +1,63 @@
+"""Values the code index hands out: chunk kinds, chunks, hits and what a refresh did."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+
+Progress = Callable[[int, int], None]  # (files done, files to do)
+
+
+class ChunkKind(str, Enum):
+    """What a chunk is: a developer would recognise each."""
+
+    CLASS = "class"  # a class (or struct, trait, interface) header: its line, docstring, fields
+    FUNCTION = "function"
+    METHOD = "method"
+    CODE = "code"  # module-level code between definitions: constants, scripts
+    IMPORTS = "imports"  # module-level code that is mostly import statements
+    SECTION = "section"  # a Markdown or reStructuredText section, named by its heading path
+    CONFIG = "config"  # a manifest, config file, licence or CI workflow, kept whole when small
+    TEXT = "text"  # any other text, as overlapping windows of lines
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A span of one file as the chunkers cut it; `doc` holds its docstring and leading comments."""
+
+    start: int  # 1-based, inclusive
+    end: int
+    kind: ChunkKind
+    symbol: str  # the name a developer calls it by ('Class.method', 'Intro > Install'), or ''
+    text: str
+    doc: str = ""
+    names: tuple[str, ...] = ()  # further names defined in it (module constants, TOML tables)
+
+
+@dataclass(frozen=True)
+class ChunkHit:
+    """A ranked chunk: where and what it is, and its text (lines start_line..end_line)."""
+
+    path: str
+    start_line: int
+    end_line: int
+    kind: ChunkKind
+    symbol: str
+    score: float
+    text: str
+
+
+@dataclass(frozen=True)
+class IndexStats:
+    """What a build or refresh did; `changed` counts added and modified files."""
+
+    files: int  # files in the index now
+    chunks: int
+    seconds: float
+    changed: int
+    removed: int
+    rebuilt: bool = (
+        False  # True when the index was built from nothing (first use, --rebuild, bad DB)
+    )
+    truncated: bool = False  # the walk stopped at walk_max_entries: some files are not indexed

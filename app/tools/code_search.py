@@ -1,0 +1,138 @@
+"""search_code: ranked chunks from the code index, each shown as numbered lines re-read from disk.
+
+The index only says where to look (path, lines, kind, symbol). The lines shown are read again
+through the Workspace, so a file that changed, vanished or became refused since the index saw it
+is shown as it is now, or not at all: the tool never shows text the rules would not.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.errors import BurrowError
+from app.index import ChunkHit, CodeIndex
+from app.tools.base import ToolOutput
+from app.tools.calls_text import call_text, cut_note
+from app.tools.reading import clip_line, split_lines
+from app.values import LineSpan
+from app.workspace import Workspace
+
+IndexOpener = Callable[[Workspace], CodeIndex]
+
+
+class SearchCodeArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    query: str = Field(min_length=1, max_length=500,
+                       description="words or names to find, e.g. 'where is the retry delay set'")
+    limit: int = Field(8, ge=1, le=50, description="chunks to return at most")
+
+
+def open_refreshed(ws: Workspace) -> CodeIndex:
+    """The workspace's index, brought up to date (built on first use)."""
+    index = CodeIndex.open(ws, ws.settings)
+    index.refresh()
+    return index
+
+
+class CodeSearch:
+    """The search_code tool. Holds one index per workspace: refreshed when first asked, then reused,
+    so later calls in a session cost a query, not a walk of the tree."""
+
+    def __init__(self, opener: IndexOpener = open_refreshed) -> None:
+        self._opener = opener
+        self._indexes: weakref.WeakKeyDictionary[Workspace, CodeIndex] = weakref.WeakKeyDictionary()
+
+    def index_for(self, ws: Workspace) -> CodeIndex:
+        if ws not in self._indexes:
+            self._indexes[ws] = self._opener(ws)
+        return self._indexes[ws]
+
+    def search_code(self, ws: Workspace, args: SearchCodeArgs) -> ToolOutput:
+        """Find the code and docs that best match a question or a name.
+
+        Args:
+            query: what to find, in words or names.
+            limit: how many chunks to return at most.
+        """
+        limit = min(args.limit, ws.settings.search_code_max_results)
+        hits = self.index_for(ws).search(args.query, limit)
+        if not hits:
+            first = args.query.split()[0] if args.query.split() else args.query
+            return ToolOutput(f"no indexed code or docs match {args.query!r}. Try other words, or "
+                              f"{call_text('search_text', pattern=first)}")
+        return render_hits(ws, args.query, hits)
+
+
+def render_hits(ws: Workspace, query: str, hits: tuple[ChunkHit, ...]) -> ToolOutput:
+    s = ws.settings
+    budget = [s.read_max_bytes, s.read_max_lines]  # bytes, lines left for the whole answer
+    noun = "chunk" if len(hits) == 1 else "chunks"
+    blocks: list[str] = [f"{len(hits)} {noun} for {query!r}, best first:"]
+    spans: list[LineSpan] = []
+    skipped: list[ChunkHit] = []
+    for hit in hits:
+        block, span = _block(ws, hit, budget)
+        if block is None:
+            skipped.append(hit)
+            continue
+        blocks.append(block)
+        spans.append(span)
+    for hit in skipped:
+        blocks.append(
+            cut_note(
+                f"{_title(hit)} not shown (output limit)",
+                call_text("read_file", path=hit.path, start_line=hit.start_line),
+            )
+        )
+    return ToolOutput("\n\n".join(blocks), tuple(spans))
+
+
+def _head(text: str, lines: int) -> str:
+    """The first `lines` lines of text, without splitting the rest of a long file."""
+    cut = -1
+    for _ in range(lines):
+        cut = text.find("\n", cut + 1)
+        if cut < 0:
+            return text
+    return text[:cut]
+
+
+def _title(hit: ChunkHit) -> str:
+    name = f"  {hit.kind.value} {hit.symbol}".rstrip()
+    return f"{hit.path}:{hit.start_line}-{hit.end_line}{name}"
+
+
+def _block(ws: Workspace, hit: ChunkHit, budget: list[int]) -> tuple[str | None, LineSpan | None]:
+    """The chunk's current lines, numbered and capped like read_file; None when nothing fits."""
+    try:
+        doc = ws.read_text(hit.path)
+    except BurrowError:
+        return None, None  # gone or refused since it was indexed
+    lines = split_lines(_head(doc.text, hit.end_line + 1))
+    end = min(hit.end_line, len(lines), hit.start_line + ws.settings.index_hit_max_lines - 1)
+    width = len(str(end))
+    rows: list[str] = []
+    for number in range(hit.start_line, end + 1):
+        row = f"{number:>{width}}| {clip_line(lines[number - 1], ws.settings.read_max_line_chars)}"
+        cost = len(row.encode("utf-8")) + 1
+        if budget[0] - cost < 0 or budget[1] < 1:
+            break
+        budget[0] -= cost
+        budget[1] -= 1
+        rows.append(row)
+    if not rows:
+        return None, None
+    last = hit.start_line + len(rows) - 1
+    parts = [_title(hit), *rows]
+    if last < min(hit.end_line, len(lines)):
+        parts.append(
+            cut_note(
+                f"showed lines {hit.start_line}-{last} of this chunk",
+                call_text("read_file", path=hit.path, start_line=last + 1),
+            )
+        )
+    return "\n".join(parts), LineSpan(hit.path, hit.start_line, last)

@@ -1,0 +1,186 @@
+"""Retrieval quality of the code index on the eval's question set (bench/eval/questions.json).
+
+For each question the index returns its top 5 chunks. Span recall@5: a returned chunk overlaps
+an evidence span (same file, shared lines). File recall@5: a returned chunk is in an evidence
+file. The reference is a naive search in the same run: 40-line windows of every file ranked by
+how many of the question's words they hold (what the first prompt used before the index).
+
+    python -m bench.fig_retrieval [--questions FILE] [--misses]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.context import BenchContext
+from bench.report import FigureResult, Target
+
+SPAN = (
+    "retrieval_span",
+    "index span recall@5 (eval questions)",
+    "share",
+    Target(0.9, True, "measured"),
+)
+FILE = (
+    "retrieval_file",
+    "index file recall@5 (eval questions)",
+    "share",
+    Target(0.95, True, "measured"),
+)
+QUESTIONS = Path(__file__).resolve().parent / "eval" / "questions.json"
+TOP = 5
+NAIVE_WINDOW = 40
+
+
+@dataclass(frozen=True)
+class Outcome:
+    id: str
+    span: bool
+    file: bool
+    naive_span: bool
+    naive_file: bool
+    top: tuple[str, ...]  # 'path:start-end' of the returned chunks
+
+
+def load_questions(path: Path) -> list[dict]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return data["questions"] if isinstance(data, dict) else data
+
+
+def evaluate(questions: list[dict]) -> list[Outcome]:
+    from bench.eval.codebases import ensure_codebase
+
+    outcomes: list[Outcome] = []
+    for name in dict.fromkeys(q["codebase"] for q in questions):
+        root = ensure_codebase(name)
+        outcomes += _evaluate_codebase(root, [q for q in questions if q["codebase"] == name])
+    return outcomes
+
+
+def _evaluate_codebase(root: Path, questions: list[dict]) -> list[Outcome]:
+    from app.index import CodeIndex
+    from app.settings import Settings
+    from app.workspace import Workspace
+
+    settings = Settings()
+    with Workspace(root, settings) as ws:
+        index = CodeIndex.open(ws, settings)
+        index.refresh()
+        naive = NaiveSearch(ws)
+        outcomes = [
+            _judge(
+                q,
+                [(h.path, h.start_line, h.end_line) for h in index.search(q["question"], TOP)],
+                naive.search(q["question"], TOP),
+            )
+            for q in questions
+        ]
+        index.close()
+    return outcomes
+
+
+def _judge(
+    question: dict, hits: list[tuple[str, int, int]], naive: list[tuple[str, int, int]]
+) -> Outcome:
+    evidence = [(e["path"], e["start"], e["end"]) for e in question["evidence"]]
+    return Outcome(
+        question["id"],
+        _span_hit(hits, evidence),
+        _file_hit(hits, evidence),
+        _span_hit(naive, evidence),
+        _file_hit(naive, evidence),
+        tuple(f"{p}:{s}-{e}" for p, s, e in hits),
+    )
+
+
+def _span_hit(hits: list[tuple[str, int, int]], evidence: list[tuple[str, int, int]]) -> bool:
+    return any(p == ep and s <= ee and es <= e for p, s, e in hits for ep, es, ee in evidence)
+
+
+def _file_hit(hits: list[tuple[str, int, int]], evidence: list[tuple[str, int, int]]) -> bool:
+    return bool({p for p, _, _ in hits} & {ep for ep, _, _ in evidence})
+
+
+class NaiveSearch:
+    """Windows of every readable file, scored by the number of distinct question words they hold."""
+
+    def __init__(self, ws) -> None:
+        from app.index.terms import terms
+
+        self._windows: list[tuple[str, int, int, set[str]]] = []
+        for rel in ws.file_list(ws.settings.walk_max_entries):
+            try:
+                doc = ws.read_text(rel)
+            except Exception:  # refused or unreadable: the naive search skips it as grep would
+                continue
+            lines = doc.text.split("\n")
+            for start in range(0, len(lines), NAIVE_WINDOW):
+                words = set(terms("\n".join(lines[start : start + NAIVE_WINDOW])))
+                self._windows.append((rel, start + 1, min(len(lines), start + NAIVE_WINDOW), words))
+
+    def search(self, question: str, top: int) -> list[tuple[str, int, int]]:
+        from app.index.terms import query_terms
+
+        wanted = set(query_terms(question))
+        scored = sorted(self._windows, key=lambda w: -len(wanted & w[3]))
+        return [(p, s, e) for p, s, e, _ in scored[:top]]
+
+
+def figures(outcomes: list[Outcome]) -> list[FigureResult]:
+    n = len(outcomes) or 1
+    misses = [o.__dict__ for o in outcomes if not o.span]
+    span = sum(o.span for o in outcomes) / n
+    file = sum(o.file for o in outcomes) / n
+    naive_span = sum(o.naive_span for o in outcomes) / n
+    naive_file = sum(o.naive_file for o in outcomes) / n
+    details = {"questions": len(outcomes), "span_misses": misses}
+    return [
+        FigureResult(*SPAN[:4], span, naive_span, "naive word-overlap windows", details=details),
+        FigureResult(
+            *FILE[:4],
+            file,
+            naive_file,
+            "naive word-overlap windows",
+            details={
+                "questions": len(outcomes),
+                "file_misses": [o.id for o in outcomes if not o.file],
+            },
+        ),
+    ]
+
+
+def measure(ctx: BenchContext) -> list[FigureResult]:
+    os.environ["BURROW_HOME"] = str(ctx.scratch / "retrieval-home")
+    return figures(evaluate(load_questions(QUESTIONS)))
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="python -m bench.fig_retrieval", description=__doc__)
+    p.add_argument("--questions", type=Path, default=QUESTIONS)
+    p.add_argument("--misses", action="store_true", help="print each question the index missed")
+    args = p.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="burrow-retrieval-") as home:
+        os.environ["BURROW_HOME"] = home
+        outcomes = evaluate(load_questions(args.questions))
+    for fig in figures(outcomes):
+        print(f"{fig.title}: {fig.measured:.3f} (naive: {fig.reference:.3f}, target {fig.target})")
+    if args.misses:
+        questions = {q["id"]: q for q in load_questions(args.questions)}
+        for o in outcomes:
+            if not o.span:
+                q = questions[o.id]
+                want = ", ".join(f"{e['path']}:{e['start']}-{e['end']}" for e in q["evidence"])
+                found = "file ok" if o.file else "FILE MISS"
+                print(f"\n{o.id} {found}: {q['question']}\n  want {want}")
+                print("  got  " + "\n       ".join(o.top))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
