@@ -125,6 +125,8 @@ class Settings(BaseModel):
         20, ge=1, le=200, description="the most chunks one search_code call returns")
     intro_index_tokens: int = Field(
         1500, ge=0, le=100000, description="tokens of best-ranked chunks in the first prompt")
+    intro_index_chunks: int = Field(
+        5, ge=0, le=50, description="chunks the first prompt's index search asks for, at most")
 
     # app
     theme: Literal["light", "dark", "system"] = "system"

@@ -1,16 +1,18 @@
 """The first prompt of a question: what the harness reads for the model before its first turn.
 
 A small model uses text put in front of it far better than it finds files by itself, so before the
-first turn the harness makes a few reads of its own: the README start and (for models without
-native tool calls) the lines a search of the question's words found. They are real tool calls
-through the executor (step 0), so every line they show is evidence an answer may cite.
+first turn the harness makes a read of its own: the code index's best chunks for the question
+(search_code), as many as fit a token budget. Without the index tool it falls back to the README
+start and (for models without native tool calls) the lines a search of the question's words
+found. They are real tool calls through the executor (step 0), so every line they show is
+evidence an answer may cite.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +20,7 @@ from app.harness import prompts
 from app.harness.calls import CallOutcome, Toolbox
 from app.harness.context import question_stems, rank_hits
 from app.harness.events import RunEvent, ToolCallCompleted, ToolCallProposed
+from app.index.intent import intent_of
 from app.settings import Settings
 from app.tools.base import TextHit
 from app.values import LineSpan, Message
@@ -53,11 +56,17 @@ def question_message(question: str, layout: str, reads: list[IntroRead]) -> Mess
 
 
 def intro_reads(question: str, tools: Toolbox, settings: Settings, known_paths: tuple[str, ...],
-                weak_model: bool) -> Iterator[RunEvent | IntroRead]:
+                weak_model: bool, count_tokens: Callable[[str], int]) -> Iterator[RunEvent | IntroRead]:
     """Run the first prompt's reads; yields their events and an IntroRead for each that showed text."""
-    for index, (name, arguments, header) in enumerate(_calls(question, settings, known_paths, weak_model)):
+    indexed = any(spec["function"]["name"] == "search_code" for spec in tools.schemas())
+    if indexed:
+        calls = _readme_call(settings, known_paths) if intent_of(question).overview else []
+        calls += _index_calls(question, settings)
+    else:
+        calls = _calls(question, settings, known_paths, weak_model)
+    for index, (name, arguments, header) in enumerate(calls):
         outcome = tools.run(f"intro_{index}", name, json.dumps(arguments))
-        read = _shown(outcome, header, question, settings) if outcome.ok else None
+        read = _shown(outcome, header, question, settings, count_tokens) if outcome.ok else None
         if read is None:
             continue
         yield ToolCallProposed(0, outcome.call_id, name, outcome.raw_arguments)
@@ -66,7 +75,10 @@ def intro_reads(question: str, tools: Toolbox, settings: Settings, known_paths: 
         yield read
 
 
-def _shown(outcome: CallOutcome, header: str, question: str, settings: Settings) -> IntroRead | None:
+def _shown(outcome: CallOutcome, header: str, question: str, settings: Settings,
+           count_tokens: Callable[[str], int]) -> IntroRead | None:
+    if outcome.name == "search_code":
+        return _chunks_within(outcome, header, settings.intro_index_tokens, count_tokens)
     text, spans, hits = outcome.content.strip(), outcome.spans, outcome.hits
     if outcome.name == "search_text":  # only the hits that best match the question's words
         hits = tuple(rank_hits(outcome.hits, question_stems(question), settings.intro_search_lines))
@@ -75,13 +87,52 @@ def _shown(outcome: CallOutcome, header: str, question: str, settings: Settings)
     return IntroRead(header, text, spans, hits) if text else None
 
 
+def _chunks_within(outcome: CallOutcome, header: str, budget: int,
+                   count_tokens: Callable[[str], int]) -> IntroRead | None:
+    """The ranked chunks, best first, while they fit `budget` tokens (the first always does, cut to
+    its first lines if it must): each as `path:start-end` and its numbered lines."""
+    blocks: list[str] = []
+    spans: list[LineSpan] = []
+    hits: list[TextHit] = []
+    for span in outcome.spans:
+        lines = [h for h in outcome.hits if h.span.path == span.path
+                 and span.start_line <= h.span.start_line <= span.end_line]
+        while lines:
+            block = "\n".join([str(_span_of(lines)), *(f"{h.span.start_line}| {h.text}" for h in lines)])
+            if count_tokens("\n\n".join([*blocks, block])) <= budget:
+                break
+            lines = lines[: len(lines) // 2] if not blocks else []
+        if not lines:
+            break
+        blocks.append(block)
+        spans.append(_span_of(lines))
+        hits.extend(lines)
+    return IntroRead(header, "\n\n".join(blocks), tuple(spans), tuple(hits)) if blocks else None
+
+
+def _span_of(lines: list[TextHit]) -> LineSpan:
+    return LineSpan(lines[0].span.path, lines[0].span.start_line, lines[-1].span.end_line)
+
+
+def _index_calls(question: str, settings: Settings) -> list[tuple[str, dict[str, Any], str]]:
+    if settings.intro_index_tokens <= 0 or settings.intro_index_chunks <= 0:
+        return []
+    return [("search_code", {"query": question[:500], "limit": settings.intro_index_chunks},
+             prompts.INDEX_HEADER)]
+
+
+def _readme_call(settings: Settings, known_paths: tuple[str, ...]) -> list[tuple[str, dict[str, Any], str]]:
+    """The README's start: where a project says what it is (for questions about the whole)."""
+    readme = next((p for p in README_NAMES if p in known_paths), None)
+    if not readme or settings.intro_readme_lines <= 0:
+        return []
+    return [("read_file", {"path": readme, "max_lines": settings.intro_readme_lines},
+             prompts.README_HEADER.format(path=readme))]
+
+
 def _calls(question: str, settings: Settings, known_paths: tuple[str, ...],
            weak_model: bool) -> list[tuple[str, dict[str, Any], str]]:
-    calls: list[tuple[str, dict[str, Any], str]] = []
-    readme = next((p for p in README_NAMES if p in known_paths), None)
-    if readme and settings.intro_readme_lines > 0:
-        calls.append(("read_file", {"path": readme, "max_lines": settings.intro_readme_lines},
-                      prompts.README_HEADER.format(path=readme)))
+    calls = _readme_call(settings, known_paths)
     stems = question_stems(question)
     if weak_model and stems and settings.intro_search_lines > 0:
         pattern = "|".join(re.escape(stem) for stem in stems)

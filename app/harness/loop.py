@@ -192,7 +192,8 @@ class RunState:
         """The first prompt: the system text, the chat so far, then the question with what the
         harness read for it."""
         reads = []
-        for item in intro_reads(self.question, self.tools, self.settings, self.known_paths, self.weak_model):
+        for item in intro_reads(self.question, self.tools, self.settings, self.known_paths,
+                                self.weak_model, self.budget.tokens):
             if isinstance(item, IntroRead):
                 self.evidence.add(item.spans, item.hits, by_model=False)
                 reads.append(item)

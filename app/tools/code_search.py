@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.errors import BurrowError
 from app.index import ChunkHit, CodeIndex
-from app.tools.base import ToolOutput
+from app.tools.base import TextHit, ToolOutput
 from app.tools.calls_text import call_text, cut_note
 from app.tools.reading import clip_line, split_lines
 from app.values import LineSpan
@@ -73,14 +73,16 @@ def render_hits(ws: Workspace, query: str, hits: tuple[ChunkHit, ...]) -> ToolOu
     noun = "chunk" if len(hits) == 1 else "chunks"
     blocks: list[str] = [f"{len(hits)} {noun} for {query!r}, best first:"]
     spans: list[LineSpan] = []
+    lines: list[TextHit] = []
     skipped: list[ChunkHit] = []
     for hit in hits:
-        block, span = _block(ws, hit, budget)
+        block, span, shown = _block(ws, hit, budget)
         if block is None:
             skipped.append(hit)
             continue
         blocks.append(block)
         spans.append(span)
+        lines.extend(shown)
     for hit in skipped:
         blocks.append(
             cut_note(
@@ -88,7 +90,7 @@ def render_hits(ws: Workspace, query: str, hits: tuple[ChunkHit, ...]) -> ToolOu
                 call_text("read_file", path=hit.path, start_line=hit.start_line),
             )
         )
-    return ToolOutput("\n\n".join(blocks), tuple(spans))
+    return ToolOutput("\n\n".join(blocks), tuple(spans), hits=tuple(lines))
 
 
 def _head(text: str, lines: int) -> str:
@@ -106,12 +108,14 @@ def _title(hit: ChunkHit) -> str:
     return f"{hit.path}:{hit.start_line}-{hit.end_line}{name}"
 
 
-def _block(ws: Workspace, hit: ChunkHit, budget: list[int]) -> tuple[str | None, LineSpan | None]:
-    """The chunk's current lines, numbered and capped like read_file; None when nothing fits."""
+def _block(ws: Workspace, hit: ChunkHit,
+           budget: list[int]) -> tuple[str | None, LineSpan | None, list[TextHit]]:
+    """The chunk's current lines, numbered and capped like read_file (with each line as data);
+    None when nothing fits."""
     try:
         doc = ws.read_text(hit.path)
     except BurrowError:
-        return None, None  # gone or refused since it was indexed
+        return None, None, []  # gone or refused since it was indexed
     lines = split_lines(_head(doc.text, hit.end_line + 1))
     end = min(hit.end_line, len(lines), hit.start_line + ws.settings.index_hit_max_lines - 1)
     width = len(str(end))
@@ -125,8 +129,9 @@ def _block(ws: Workspace, hit: ChunkHit, budget: list[int]) -> tuple[str | None,
         budget[1] -= 1
         rows.append(row)
     if not rows:
-        return None, None
+        return None, None, []
     last = hit.start_line + len(rows) - 1
+    shown = [TextHit(LineSpan(hit.path, n, n), lines[n - 1]) for n in range(hit.start_line, last + 1)]
     parts = [_title(hit), *rows]
     if last < min(hit.end_line, len(lines)):
         parts.append(
@@ -135,4 +140,4 @@ def _block(ws: Workspace, hit: ChunkHit, budget: list[int]) -> tuple[str | None,
                 call_text("read_file", path=hit.path, start_line=last + 1),
             )
         )
-    return "\n".join(parts), LineSpan(hit.path, hit.start_line, last)
+    return "\n".join(parts), LineSpan(hit.path, hit.start_line, last), shown

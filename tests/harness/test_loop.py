@@ -153,13 +153,13 @@ def test_cancelled_while_the_model_is_speaking(tools, settings):
 def test_invalid_citations_are_cut_and_never_streamed(tools, settings):
     model = ScriptedModel([
         calls(call("read_file", path="notekeeper/config.py", start_line=10, max_lines=5)),
-        "Default 500 (notekeeper/config.py:12) not notekeeper/config.py:30-35 nor path.txt:1-2 "
+        "Default 500 (notekeeper/config.py:12) not notekeeper/config.py:40-48 nor path.txt:1-2 "
         "nor notekeeper/store.py:1-5.",
     ])
-    events = run(model, tools, settings)
+    events = run(model, tools, settings, question="Which editor opens a note?")
     answer = only(events, ev.AnswerCompleted)[0]
     assert answer.citations == (LineSpan("notekeeper/config.py", 12, 12),)
-    for bad in ("config.py:30", "path.txt", "store.py:1"):
+    for bad in ("config.py:40", "path.txt", "store.py:1"):
         assert bad not in answer.text and bad not in streamed_text(events)
 
 
@@ -245,12 +245,14 @@ def test_a_reply_looping_on_itself_is_cut_where_the_loop_began(tools, settings):
     assert events[-1].reason == "answered"
 
 
-def test_weak_models_get_the_lines_a_search_of_the_question_found(tools):
+def test_the_first_prompt_holds_the_index_chunks_that_answer(tools):
     settings = Settings(n_threads=1, force_answer_after_read="always")
     model = ScriptedModel(["500 (notekeeper/config.py:12)."])
     events = run(model, tools, settings, question="What is the default maximum note length?")
     first = model.requests[0].messages[-1]["content"]
-    assert "notekeeper/config.py:12: DEFAULT_MAX_NOTE_LENGTH = 500" in first
+    assert prompts.INDEX_HEADER in first and "\nnotekeeper/config.py:1-14\n" in first
+    assert "\n12| DEFAULT_MAX_NOTE_LENGTH = 500\n" in first
+    assert [e.name for e in only(events, ev.ToolCallCompleted)] == ["search_code"]  # through the executor
     assert only(events, ev.AnswerCompleted)[0].citations == (LineSpan("notekeeper/config.py", 12, 12),)
 
 
@@ -304,3 +306,14 @@ def test_a_follow_up_sees_the_earlier_question_answer_and_results(tools, setting
     assert again[len(earlier)]["content"] == "The limit is 500 (notekeeper/config.py:12)."
     assert again[-1]["content"].endswith("Question: And which constant holds it?")
     assert follow[0].chat_id == "chat-1" and follow[-1].reason is StopReason.ANSWERED
+
+
+def test_the_index_chunks_in_the_first_prompt_stay_within_their_token_budget(tools):
+    model = ScriptedModel(["500."])
+    settings = Settings(n_threads=1, intro_index_tokens=60)
+    events = run(model, tools, settings, question="What is the default maximum note length?")
+    first = model.requests[0].messages[-1]["content"]
+    shown = first.split(prompts.INDEX_HEADER, 1)[1].split("\n\nQuestion:", 1)[0].strip()
+    assert 0 < model.count_tokens(shown) <= 60 and shown.startswith("notekeeper/config.py:1-")
+    read = only(events, ev.ToolCallCompleted)[0]
+    assert read.spans and read.spans[0].end_line < 14  # the first chunk, cut to fit
