@@ -1,4 +1,5 @@
-"""`python -m app models`: list the default and discovered models, describe one, or test-load one."""
+"""`python -m app models`: list the default and discovered models, describe one, test-load one,
+or install one from the catalog."""
 
 from __future__ import annotations
 
@@ -13,10 +14,13 @@ from app.llm.base import ModelInfo
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", nargs="?", choices=("list", "info", "check"), default="list",
+    parser.add_argument("action", nargs="?", choices=("list", "info", "check", "install"),
+                        default="list",
                         help="list (default): the default model and GGUF files found on disk; "
-                        "info PATH: describe a file from its header; check PATH: load it and say so")
-    parser.add_argument("path", nargs="?", help="a .gguf file (for info and check)")
+                        "info PATH: describe a file from its header; check PATH: load it and say "
+                        "so; install NAME: download a catalog model into your models folder")
+    parser.add_argument("path", nargs="?",
+                        help="a .gguf file (for info and check) or a catalog name (for install)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 
@@ -25,8 +29,13 @@ def run(args: argparse.Namespace) -> int:
         if args.action == "list":
             return _list(args.json)
         if not args.path:
-            print(f"models {args.action}: give the path of a .gguf file", file=sys.stderr)
+            what = "a catalog model name" if args.action == "install" else "the path of a .gguf file"
+            print(f"models {args.action}: give {what}", file=sys.stderr)
             return 2
+        if args.action == "install":
+            from app.cli.models_install import install
+
+            return install(args.path)
         if args.action == "info":
             return _info(Path(args.path), args.json)
         return _check(Path(args.path), args.json)
