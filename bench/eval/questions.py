@@ -1,12 +1,14 @@
 """The eval's questions (questions.json): schema, loading, and the evidence check.
 
 Keywords are groups of alternatives: every group must appear (case-insensitive) in an answer for it
-to count as correct. Evidence spans are 1-based and inclusive, relative to the code base root.
+to count as correct. A number ("2", "0.10", "1.0.1") must stand alone, so "2" is not found in "12"
+or "2.0". Evidence spans are 1-based and inclusive, relative to the code base root.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -14,6 +16,19 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 QUESTIONS_FILE = Path(__file__).with_name("questions.json")
+_NUMBER = re.compile(r"[\d.]+")
+
+
+def keyword_in(word: str, text: str) -> bool:
+    """Case-insensitive substring match; a number must not be part of a longer number or word."""
+    if not _NUMBER.fullmatch(word):
+        return word.lower() in text.lower()
+    return re.search(rf"(?<![\w.]){re.escape(word)}(?!\w|\.\d)", text) is not None
+
+
+def has_keywords(text: str, groups) -> bool:
+    """Every group has at least one alternative in text."""
+    return all(any(keyword_in(word, text) for word in group) for group in groups)
 
 
 class Kind(str, Enum):
@@ -104,8 +119,8 @@ def check_evidence(question: Question, root: Path) -> list[EvidenceProblem]:
         if span.end > len(lines):
             problems.append(EvidenceProblem(question.id, f"{span.path}: {span.end} > {len(lines)}"))
         text += lines[span.start - 1 : span.end]
-    haystack = "\n".join(text).lower()
+    haystack = "\n".join(text)
     for group in question.keywords:
-        if not any(word.lower() in haystack for word in group):
+        if not has_keywords(haystack, [group]):
             problems.append(EvidenceProblem(question.id, f"keywords {list(group)} not in evidence"))
     return problems

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.eval.ask import Cited
-from bench.eval.questions import Evidence
+from bench.eval.questions import Evidence, has_keywords
 
 # Extensions that make a word in an answer a file name (so "os.path" or "hashlib.sha1" are not).
 FILE_EXTENSIONS = (
@@ -26,9 +26,8 @@ NOT_FILES = frozenset({"node.js", "vue.js", "next.js", "react.js", "consolidate.
 
 
 def is_correct(text: str, keywords: Sequence[Sequence[str]]) -> bool:
-    """Every keyword group has an alternative in the text (case-insensitive substring)."""
-    low = text.lower()
-    return all(any(word.lower() in low for word in group) for group in keywords)
+    """Every keyword group has an alternative in the text (case-insensitive; numbers whole)."""
+    return has_keywords(text, keywords)
 
 
 def overlaps(cited: Cited, span: Evidence) -> bool:

@@ -69,3 +69,11 @@ def test_urls_module_names_and_product_names_are_not_files() -> None:
 def test_each_file_name_is_reported_once_without_trailing_punctuation() -> None:
     assert file_names("Open lib/view.js. Then lib/view.js, then View.js!") == [
         "lib/view.js", "View.js"]
+
+
+def test_a_number_keyword_must_stand_alone() -> None:
+    assert is_correct("The default offset is 2.", [["2"]])
+    assert is_correct("It exits with exit(2)", [["2"]])
+    assert not is_correct("It has 12 parts, version 2.0, and 2x speed", [["2"]])
+    assert is_correct("Requires Node.js 0.10 or higher", [["0.10"]])
+    assert not is_correct("Requires Node.js 0.100", [["0.10"]])
