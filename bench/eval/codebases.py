@@ -100,7 +100,7 @@ def _fetch(codebase: Codebase, dest: Path) -> Path:
         raise CodebaseError(f"fetching {codebase.name} failed: {detail}") from None
     fetched = dest / codebase.archive
     if not fetched.is_file():
-        raise CodebaseError(f"fetching {codebase.name}: {codebase.archive} did not appear in {dest}")
+        raise CodebaseError(f"fetching {codebase.name}: no {codebase.archive} in {dest}")
     return fetched
 
 

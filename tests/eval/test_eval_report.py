@@ -18,7 +18,8 @@ def _row(qid: str, correct: bool, seconds: float, invented: list[str]) -> dict:
 def test_merge_keeps_other_keys_and_other_runs(tmp_path: Path) -> None:
     results = tmp_path / "results.json"
     results.write_text(json.dumps({"figures": [1, 2], "eval": {"runs": {"old": {
-        "model": "m0", "policy": "off", "scope": "all", "summary": summarize([_row("a", 1, 1, [])])}}}}))
+        "model": "m0", "policy": "off", "scope": "all",
+        "summary": summarize([_row("a", True, 1, [])])}}}}))
     summary = summarize([_row("a", True, 4.0, []), _row("b", False, 2.0, ["x.go", "y.py"])])
     assert (summary["correct"], summary["median_seconds"], summary["invented_paths"],
             summary["answers_with_invented_paths"]) == (1, 3.0, 2, 1)
