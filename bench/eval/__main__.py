@@ -32,6 +32,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="tool policy for models without native tool calls (weak_model_tools)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="override another setting for this run")
+    p.add_argument("--threads", type=int, default=0,
+                   help="llama.cpp threads (default: Burrow's, or 1 when the machine is busy)")
     p.add_argument("--json", type=Path, help="write every question's row here (as it goes)")
     p.add_argument("--table", type=Path, help="write the markdown table of all runs here")
     p.add_argument("--results", type=Path, default=RESULTS, help="results file to merge into")
@@ -77,6 +79,14 @@ def scope_of(args: argparse.Namespace) -> str:
     return ",".join(p for p in parts if p) or "all"
 
 
+def choose_threads(requested: int) -> int | None:
+    """As `python -m bench` does: with every core already taken by someone else, llama.cpp's
+    spinning worker threads slow each other down, and one thread is faster than two."""
+    if requested:
+        return requested
+    return 1 if os.getloadavg()[0] >= (os.cpu_count() or 1) else None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     sys.path.insert(0, str(ROOT))
@@ -92,6 +102,10 @@ def main(argv: list[str] | None = None) -> int:
     overrides = dict(item.split("=", 1) for item in args.set)
     if args.policy:
         overrides["weak_model_tools"] = args.policy
+    threads = choose_threads(args.threads)
+    if threads and "n_threads" not in overrides:
+        overrides["n_threads"] = str(threads)
+    load_at_start = round(os.getloadavg()[0], 1)
     settings = Settings.model_validate(overrides)
     questions = select(load_questions(), args)
     from bench.eval.codebases import ensure_codebase
@@ -101,7 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     guard = install_network_guard()
     model = load_model(model_path, settings)
     print(f"[eval] {label} ({model.dialect_name}), {len(questions)} questions, "
-          f"policy {settings.weak_model_tools}", file=sys.stderr, flush=True)
+          f"policy {settings.weak_model_tools}, {settings.n_threads} threads, load {load_at_start}",
+          file=sys.stderr, flush=True)
     started = time.perf_counter()
     rows: list[dict] = []
 
@@ -116,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
            "policy": settings.weak_model_tools, "scope": scope_of(args), "settings": overrides,
            "summary": summarize(rows), "seconds": round(time.perf_counter() - started, 1),
            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
-           "network_attempts": len(guard.attempts), "load_avg": os.getloadavg()[0],
+           "network_attempts": len(guard.attempts), "threads": settings.n_threads,
+           "load_avg": [load_at_start, round(os.getloadavg()[0], 1)],
            "rows": [{k: r[k] for k in ("id", "correct", "grounded", "seconds")} for r in rows]}
     section = merge_results(args.results, run_key(label, run["policy"], run["scope"]), run)
     if args.table:
