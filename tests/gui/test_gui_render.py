@@ -42,3 +42,14 @@ def test_model_picker_line_names_size_quantization_context_and_dialect() -> None
     info = ModelInfo(path="/m/x.gguf", name="SmolLM2 135M", size_bytes=98_362_432, parameters="135M",
                      quantization="Q4_1", context_length=8192, dialect="generic", source="default")
     assert describe(info) == "SmolLM2 135M · 93.8 MB · 135M · Q4_1 · ctx 8192 · dialect generic · default"
+
+
+def test_model_picker_line_shows_the_eval_measurement_from_the_catalog() -> None:
+    from app.gui.model_picker import describe
+    from app.llm.base import ModelInfo
+
+    info = ModelInfo(path="/m/q.gguf", name="Qwen", size_bytes=491_400_064, dialect="hermes",
+                     source="user", extra={"measured": {"correct": 30, "questions": 69,
+                                                        "median_seconds": 12.4}})
+    assert describe(info) == (
+        "Qwen · 468.6 MB · dialect hermes · eval 30/69 right, 12 s/question · user")
