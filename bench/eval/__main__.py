@@ -37,6 +37,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--json", type=Path, help="write every question's row here (as it goes)")
     p.add_argument("--table", type=Path, help="write the markdown table of all runs here")
     p.add_argument("--results", type=Path, default=RESULTS, help="results file to merge into")
+    p.add_argument("--merge-from", type=Path, action="append", default=[], metavar="FILE",
+                   help="run nothing: merge the eval runs of FILE (another --results) into "
+                   "--results and rewrite --table (for runs made side by side)")
     return p.parse_args(argv)
 
 
@@ -90,6 +93,8 @@ def choose_threads(requested: int) -> int | None:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     sys.path.insert(0, str(ROOT))
+    if args.merge_from:
+        return merge_only(args)
     from app.llm.llama_backend import load_model
     from app.netguard import install_network_guard
     from app.settings import Settings
@@ -138,6 +143,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.table:
         write_table(args.table, section["table_markdown"])
     print(json.dumps(run["summary"], indent=1))
+    return 0
+
+
+def merge_only(args: argparse.Namespace) -> int:
+    from bench.eval.report import merge_results, write_table
+
+    section: dict = {}
+    for source in args.merge_from:
+        runs = json.loads(source.read_text(encoding="utf-8")).get("eval", {}).get("runs", {})
+        for key, run in runs.items():
+            section = merge_results(args.results, key, run)
+    if args.table and section:
+        write_table(args.table, section["table_markdown"])
     return 0
 
 
