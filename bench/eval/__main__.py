@@ -37,6 +37,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--json", type=Path, help="write every question's row here (as it goes)")
     p.add_argument("--table", type=Path, help="write the markdown table of all runs here")
     p.add_argument("--results", type=Path, default=RESULTS, help="results file to merge into")
+    p.add_argument("--from-rows", type=Path, action="append", default=[], metavar="ROWS",
+                   help="run nothing: summarize --json row files of runs split across processes "
+                   "(one per code base) as one run of --model with --policy, and merge it")
+    p.add_argument("--scope", default="all", help="scope label for --from-rows")
     p.add_argument("--merge-from", type=Path, action="append", default=[], metavar="FILE",
                    help="run nothing: merge the eval runs of FILE (another --results) into "
                    "--results and rewrite --table (for runs made side by side)")
@@ -95,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT))
     if args.merge_from:
         return merge_only(args)
+    if args.from_rows:
+        return rows_only(args)
     from app.llm.llama_backend import load_model
     from app.netguard import install_network_guard
     from app.settings import Settings
@@ -140,6 +146,26 @@ def main(argv: list[str] | None = None) -> int:
            "load_avg": [load_at_start, round(os.getloadavg()[0], 1)],
            "rows": [{k: r[k] for k in ("id", "correct", "grounded", "seconds")} for r in rows]}
     section = merge_results(args.results, run_key(label, run["policy"], run["scope"]), run)
+    if args.table:
+        write_table(args.table, section["table_markdown"])
+    print(json.dumps(run["summary"], indent=1))
+    return 0
+
+
+def rows_only(args: argparse.Namespace) -> int:
+    """One run from row files (the first row of each question id wins)."""
+    from bench.eval.report import merge_results, run_key, summarize, write_table
+
+    rows: dict[str, dict] = {}
+    for source in args.from_rows:
+        for row in json.loads(source.read_text(encoding="utf-8")):
+            rows.setdefault(row["id"], row)
+    chosen = list(rows.values())
+    policy = args.policy or "off"
+    run = {"model": args.model, "policy": policy, "scope": args.scope, "summary": summarize(chosen),
+           "note": f"assembled from {len(args.from_rows)} row files (processes side by side)",
+           "rows": [{k: r[k] for k in ("id", "correct", "grounded", "seconds")} for r in chosen]}
+    section = merge_results(args.results, run_key(args.model, policy, args.scope), run)
     if args.table:
         write_table(args.table, section["table_markdown"])
     print(json.dumps(run["summary"], indent=1))
