@@ -31,3 +31,7 @@ class NetworkBlockedError(BurrowError, PermissionError):
 
 class ChatTemplateError(BurrowError):
     """A model's chat template does not compile or refuses a conversation."""
+
+
+class ModelInstallError(BurrowError):
+    """A catalog model could not be downloaded, assembled or verified; nothing was installed."""

@@ -1,4 +1,5 @@
-"""`python -m app models`: list the default and discovered models, describe one, or test-load one.
+"""`python -m app models`: list the default and discovered models, describe one, test-load one,
+or install one from the catalog.
 
 `models --server URL` lists the models of an OpenAI-compatible inference server instead.
 """
@@ -16,10 +17,13 @@ from app.llm.base import ModelInfo
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", nargs="?", choices=("list", "info", "check"), default="list",
+    parser.add_argument("action", nargs="?", choices=("list", "info", "check", "install"),
+                        default="list",
                         help="list (default): the default model and GGUF files found on disk; "
-                        "info PATH: describe a file from its header; check PATH: load it and say so")
-    parser.add_argument("path", nargs="?", help="a .gguf file (for info and check)")
+                        "info PATH: describe a file from its header; check PATH: load it and say "
+                        "so; install NAME: download a catalog model into your models folder")
+    parser.add_argument("path", nargs="?",
+                        help="a .gguf file (for info and check) or a catalog name (for install)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--server", metavar="URL", help="list the models of this inference server "
                         "(e.g. http://127.0.0.1:11434/v1) instead of GGUF files")
@@ -32,8 +36,14 @@ def run(args: argparse.Namespace) -> int:
         if args.action == "list":
             return _list(args.json)
         if not args.path:
-            print(f"models {args.action}: give the path of a .gguf file", file=sys.stderr)
+            what = ("a catalog model name" if args.action == "install"
+                    else "the path of a .gguf file")
+            print(f"models {args.action}: give {what}", file=sys.stderr)
             return 2
+        if args.action == "install":
+            from app.cli.models_install import install
+
+            return install(args.path)
         if args.action == "info":
             return _info(Path(args.path), args.json)
         return _check(Path(args.path), args.json)

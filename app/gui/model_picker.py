@@ -24,6 +24,10 @@ def describe(info: ModelInfo) -> str:
     if info.context_length:
         parts.append(f"ctx {info.context_length}")
     parts.append(f"dialect {info.dialect or 'unknown'}")
+    measured = info.extra.get("measured")
+    if measured:  # from the catalog: the project's eval on real code bases
+        parts.append(f"eval {measured['correct']}/{measured['questions']} right, "
+                     f"{measured['median_seconds']:.0f} s/question")
     if info.source:
         parts.append(info.source)
     return " · ".join(parts)

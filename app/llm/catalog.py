@@ -38,6 +38,8 @@ class CatalogEntry(BaseModel):
     source: dict = {}
     dialect: str = ""
     context_length: int = 0
+    # measured on the project's eval (python -m bench.eval): correct, questions, median_seconds
+    measured: dict = {}
 
 
 class Catalog(BaseModel):
@@ -159,22 +161,31 @@ def describe_header(header: GGUFHeader, source: str = "") -> ModelInfo:
         dialect = dialect_for_template(header.chat_template).name
     except Exception:  # a template we cannot read still leaves the model listable
         dialect = "unknown"
+    entry = catalog_entry(path)
+    extra = {"gguf_version": header.version, "tensors": header.tensor_count}
+    if entry and entry.measured:
+        extra["measured"] = dict(entry.measured)
     return ModelInfo(
-        path=str(path), name=catalog_name(path) or header.name, size_bytes=path.stat().st_size,
+        path=str(path), name=entry.name if entry else header.name, size_bytes=path.stat().st_size,
         architecture=header.architecture, parameters=header.parameters,
         quantization=header.quantization, context_length=header.context_length,
-        chat_template=header.chat_template, dialect=dialect, source=source,
-        extra={"gguf_version": header.version, "tensors": header.tensor_count},
+        chat_template=header.chat_template, dialect=dialect, source=source, extra=extra,
     )
 
 
 def catalog_name(path: Path) -> str:
     """The catalog's friendly name for a file it lists ("SmolLM2 135M Instruct (Q4_1)")."""
+    entry = catalog_entry(path)
+    return entry.name if entry else ""
+
+
+def catalog_entry(path: Path) -> CatalogEntry | None:
+    """The catalog's entry for a file it lists (matched by file name), or None."""
     try:
         entries = load_catalog().models
     except ModelLoadError:
-        return ""
-    return next((e.name for e in entries if e.file == path.name), "")
+        return None
+    return next((e for e in entries if e.file == path.name), None)
 
 
 def describe_model(path: str | Path, source: str = "") -> ModelInfo:

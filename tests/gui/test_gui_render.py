@@ -56,3 +56,14 @@ def test_the_window_links_exactly_what_the_harness_accepts_as_a_citation() -> No
     linked = re.findall(r"\[([^\]]+)\]\(cite:", linkify_citations(text))
     assert harness == ["src/a.py:3-9", "b.md:4-6", "c/d.ts:12"]
     assert linked == harness
+
+
+def test_model_picker_line_shows_the_eval_measurement_from_the_catalog() -> None:
+    from app.gui.model_picker import describe
+    from app.llm.base import ModelInfo
+
+    info = ModelInfo(path="/m/q.gguf", name="Qwen", size_bytes=491_400_064, dialect="hermes",
+                     source="user", extra={"measured": {"correct": 30, "questions": 69,
+                                                        "median_seconds": 12.4}})
+    assert describe(info) == (
+        "Qwen · 468.6 MB · dialect hermes · eval 30/69 right, 12 s/question · user")

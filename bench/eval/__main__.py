@@ -1,0 +1,189 @@
+"""`python -m bench.eval`: ask the eval's questions through the real harness and score them.
+
+    python -m bench.eval [--model NAME_OR_PATH] [--codebase NAME] [--limit N]
+                         [--policy off|offered|first_call] [--json OUT] [--table docs/eval.md]
+
+Code bases are fetched and cached on first use (~/.cache/burrow-eval). Each run is merged into
+bench/results.json under "eval" (other keys are kept) and its table written to --table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "bench" / "results.json"
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m bench.eval", description=__doc__.splitlines()[0])
+    p.add_argument("--model", default="", help="catalog name or .gguf path (default: the default)")
+    p.add_argument("--codebase", default="", help="only this code base's questions")
+    p.add_argument("--limit", type=int, default=0, help="at most N questions (per code base)")
+    p.add_argument("--ids", default="", help="only these question ids (comma-separated)")
+    p.add_argument("--policy", choices=("off", "offered", "first_call"), default=None,
+                   help="tool policy for models without native tool calls (weak_model_tools)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="override another setting for this run")
+    p.add_argument("--threads", type=int, default=0,
+                   help="llama.cpp threads (default: Burrow's, or 1 when the machine is busy)")
+    p.add_argument("--json", type=Path, help="write every question's row here (as it goes)")
+    p.add_argument("--table", type=Path, help="write the markdown table of all runs here")
+    p.add_argument("--results", type=Path, default=RESULTS, help="results file to merge into")
+    p.add_argument("--from-rows", type=Path, action="append", default=[], metavar="ROWS",
+                   help="run nothing: summarize --json row files of runs split across processes "
+                   "(one per code base) as one run of --model with --policy, and merge it")
+    p.add_argument("--scope", default="all", help="scope label for --from-rows")
+    p.add_argument("--merge-from", type=Path, action="append", default=[], metavar="FILE",
+                   help="run nothing: merge the eval runs of FILE (another --results) into "
+                   "--results and rewrite --table (for runs made side by side)")
+    return p.parse_args(argv)
+
+
+def resolve_model(name: str) -> tuple[Path, str]:
+    """The model file and its label: a .gguf path, a catalog name, or the default model."""
+    from app.errors import ModelLoadError
+    from app.llm.catalog import INSTALLED_MODEL_DIRS, default_model_path, load_catalog
+    from app.llm.install import find_entry
+    from app.paths import app_paths, project_root
+
+    if not name:
+        path = default_model_path()
+        return path, path.stem
+    if name.endswith(".gguf") or Path(name).is_file():
+        return Path(name), Path(name).stem
+    dirs = [app_paths().models_dir, project_root() / "models", *INSTALLED_MODEL_DIRS]
+    entry = find_entry(load_catalog().models, name)
+    path = next((d / entry.file for d in dirs if (d / entry.file).is_file()), None)
+    if path is None:
+        raise ModelLoadError(f"{entry.id} is not installed; run: python -m app models install "
+                             f"{entry.id}")
+    return path, entry.id
+
+
+def select(questions, args: argparse.Namespace) -> list:
+    chosen = [q for q in questions if not args.codebase or q.codebase == args.codebase]
+    if args.ids:
+        wanted = set(args.ids.split(","))
+        chosen = [q for q in chosen if q.id in wanted]
+    if args.limit:
+        per: dict[str, int] = {}
+        chosen = [q for q in chosen if per.setdefault(q.codebase, 0) < args.limit
+                  and not per.update({q.codebase: per[q.codebase] + 1})]
+    return chosen
+
+
+def scope_of(args: argparse.Namespace) -> str:
+    parts = [f"codebase={args.codebase}" if args.codebase else "",
+             f"limit={args.limit}" if args.limit else "", "ids" if args.ids else ""]
+    return ",".join(p for p in parts if p) or "all"
+
+
+def choose_threads(requested: int) -> int | None:
+    """As `python -m bench` does: with every core already taken by someone else, llama.cpp's
+    spinning worker threads slow each other down, and one thread is faster than two."""
+    if requested:
+        return requested
+    return 1 if os.getloadavg()[0] >= (os.cpu_count() or 1) else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    sys.path.insert(0, str(ROOT))
+    if args.merge_from:
+        return merge_only(args)
+    if args.from_rows:
+        return rows_only(args)
+    from app.llm.llama_backend import load_model
+    from app.netguard import install_network_guard
+    from app.settings import Settings
+    from bench.eval.questions import load_questions
+    from bench.eval.report import merge_results, run_key, summarize, write_table
+    from bench.eval.runner import print_row, run_questions
+
+    model_path, label = resolve_model(args.model)
+    os.environ["BURROW_HOME"] = tempfile.mkdtemp(prefix="burrow-eval-home-")  # no user settings
+    overrides = dict(item.split("=", 1) for item in args.set)
+    if args.policy:
+        overrides["weak_model_tools"] = args.policy
+    threads = choose_threads(args.threads)
+    if threads and "n_threads" not in overrides:
+        overrides["n_threads"] = str(threads)
+    load_at_start = round(os.getloadavg()[0], 1)
+    settings = Settings.model_validate(overrides)
+    questions = select(load_questions(), args)
+    from bench.eval.codebases import ensure_codebase
+
+    for name in sorted({q.codebase for q in questions}):
+        ensure_codebase(name)  # fetch before the guard: the eval's own download, not the app's
+    guard = install_network_guard()
+    model = load_model(model_path, settings)
+    print(f"[eval] {label} ({model.dialect_name}), {len(questions)} questions, "
+          f"policy {settings.weak_model_tools}, {settings.n_threads} threads, load {load_at_start}",
+          file=sys.stderr, flush=True)
+    started = time.perf_counter()
+    rows: list[dict] = []
+
+    def on_row(row: dict) -> None:
+        rows.append(row)
+        print_row(row)
+        if args.json:
+            args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+
+    run_questions(questions, model, settings, on_row)
+    run = {"model": label, "model_file": model_path.name, "dialect": model.dialect_name,
+           "policy": settings.weak_model_tools, "scope": scope_of(args), "settings": overrides,
+           "summary": summarize(rows), "seconds": round(time.perf_counter() - started, 1),
+           "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
+           "network_attempts": len(guard.attempts), "threads": settings.n_threads,
+           "load_avg": [load_at_start, round(os.getloadavg()[0], 1)],
+           "rows": [{k: r[k] for k in ("id", "correct", "grounded", "seconds")} for r in rows]}
+    section = merge_results(args.results, run_key(label, run["policy"], run["scope"]), run)
+    if args.table:
+        write_table(args.table, section["table_markdown"])
+    print(json.dumps(run["summary"], indent=1))
+    return 0
+
+
+def rows_only(args: argparse.Namespace) -> int:
+    """One run from row files (the first row of each question id wins)."""
+    from bench.eval.report import merge_results, run_key, summarize, write_table
+
+    rows: dict[str, dict] = {}
+    for source in args.from_rows:
+        for row in json.loads(source.read_text(encoding="utf-8")):
+            rows.setdefault(row["id"], row)
+    chosen = list(rows.values())
+    policy = args.policy or "off"
+    run = {"model": args.model, "policy": policy, "scope": args.scope, "summary": summarize(chosen),
+           "note": f"assembled from {len(args.from_rows)} row files (processes side by side)",
+           "rows": [{k: r[k] for k in ("id", "correct", "grounded", "seconds")} for r in chosen]}
+    section = merge_results(args.results, run_key(args.model, policy, args.scope), run)
+    if args.table:
+        write_table(args.table, section["table_markdown"])
+    print(json.dumps(run["summary"], indent=1))
+    return 0
+
+
+def merge_only(args: argparse.Namespace) -> int:
+    from bench.eval.report import merge_results, write_table
+
+    section: dict = {}
+    for source in args.merge_from:
+        runs = json.loads(source.read_text(encoding="utf-8")).get("eval", {}).get("runs", {})
+        for key, run in runs.items():
+            section = merge_results(args.results, key, run)
+    if args.table and section:
+        write_table(args.table, section["table_markdown"])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,126 @@
+"""The eval's questions (questions.json): schema, loading, and the evidence check.
+
+Keywords are groups of alternatives: every group must appear (case-insensitive) in an answer for it
+to count as correct. A number ("2", "0.10", "1.0.1") must stand alone, so "2" is not found in "12"
+or "2.0". Evidence spans are 1-based and inclusive, relative to the code base root.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+QUESTIONS_FILE = Path(__file__).with_name("questions.json")
+_NUMBER = re.compile(r"[\d.]+")
+
+
+def keyword_in(word: str, text: str) -> bool:
+    """Case-insensitive substring match; a number must not be part of a longer number or word."""
+    if not _NUMBER.fullmatch(word):
+        return word.lower() in text.lower()
+    return re.search(rf"(?<![\w.]){re.escape(word)}(?!\w|\.\d)", text) is not None
+
+
+def has_keywords(text: str, groups) -> bool:
+    """Every group has at least one alternative in text."""
+    return all(any(keyword_in(word, text) for word in group) for group in groups)
+
+
+class Kind(str, Enum):
+    WHAT = "what"
+    WHERE = "where"
+    HOW = "how"
+    WHY = "why"
+
+
+class Difficulty(str, Enum):
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+class Evidence(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    path: str
+    start: int = Field(ge=1)
+    end: int = Field(ge=1)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Evidence:
+        if self.end < self.start:
+            raise ValueError(f"{self.path}: end {self.end} before start {self.start}")
+        if self.path.startswith("/") or ".." in Path(self.path).parts:
+            raise ValueError(f"{self.path}: evidence paths are relative to the code base root")
+        return self
+
+
+class Question(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    codebase: str
+    question: str
+    keywords: tuple[tuple[str, ...], ...] = Field(min_length=1)
+    evidence: tuple[Evidence, ...] = Field(min_length=1)
+    kind: Kind
+    difficulty: Difficulty
+
+    @field_validator("keywords")
+    @classmethod
+    def _no_empty_group(cls, groups: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:
+        if any(not group or any(not word.strip() for word in group) for group in groups):
+            raise ValueError("every keyword group needs at least one non-empty alternative")
+        return groups
+
+
+class QuestionSet(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    version: int
+    questions: tuple[Question, ...]
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> QuestionSet:
+        ids = [q.id for q in self.questions]
+        duplicates = sorted({i for i in ids if ids.count(i) > 1})
+        if duplicates:
+            raise ValueError(f"duplicate question ids: {duplicates}")
+        return self
+
+
+def load_questions(path: Path = QUESTIONS_FILE) -> tuple[Question, ...]:
+    return QuestionSet.model_validate(json.loads(path.read_text(encoding="utf-8"))).questions
+
+
+@dataclass(frozen=True)
+class EvidenceProblem:
+    question_id: str
+    message: str
+
+
+def check_evidence(question: Question, root: Path) -> list[EvidenceProblem]:
+    """Problems with a question's evidence in an unpacked code base: a missing file, a span past
+    its end, or a keyword group none of whose alternatives occurs in the evidence lines or paths
+    (a "where" answer is often the file's name)."""
+    problems: list[EvidenceProblem] = []
+    text = [span.path for span in question.evidence]
+    for span in question.evidence:
+        file = root / span.path
+        if not file.is_file():
+            problems.append(EvidenceProblem(question.id, f"{span.path}: no such file"))
+            continue
+        lines = file.read_text(encoding="utf-8", errors="replace").splitlines()
+        if span.end > len(lines):
+            problems.append(EvidenceProblem(question.id, f"{span.path}: {span.end} > {len(lines)}"))
+        text += lines[span.start - 1 : span.end]
+    haystack = "\n".join(text)
+    for group in question.keywords:
+        if not has_keywords(haystack, [group]):
+            problems.append(EvidenceProblem(question.id, f"keywords {list(group)} not in evidence"))
+    return problems

@@ -1,0 +1,80 @@
+"""Summaries, bench/results.json (the "eval" key, merged) and the markdown table in docs/eval.md."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+from typing import Any
+
+TABLE_START = "<!-- eval-table:start -->"
+TABLE_END = "<!-- eval-table:end -->"
+COLUMNS = ("model", "policy", "questions", "correct", "grounded (model-cited)", "valid citations",
+           "invented paths (answers)", "model tool calls", "median s", "prompt / completion tok",
+           "peak RSS MB")
+
+
+def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    n = len(rows) or 1
+    return {
+        "questions": len(rows),
+        "correct": sum(r["correct"] for r in rows),
+        "grounded": sum(r["grounded"] for r in rows),
+        "grounded_by_model": sum(r["grounded_by_model"] for r in rows),
+        "citations_valid": sum(r["citations_valid"] for r in rows),
+        "invented_paths": sum(len(r["invented_paths"]) for r in rows),
+        "answers_with_invented_paths": sum(bool(r["invented_paths"]) for r in rows),
+        "model_tool_calls": sum(r["model_tool_calls"] for r in rows),
+        "median_seconds": round(statistics.median(r["seconds"] for r in rows), 2) if rows else 0,
+        "mean_prompt_tokens": round(sum(r["prompt_tokens"] for r in rows) / n),
+        "mean_completion_tokens": round(sum(r["completion_tokens"] for r in rows) / n),
+        "by_codebase": {cb: sum(r["correct"] for r in rows if r["codebase"] == cb)
+                        for cb in sorted({r["codebase"] for r in rows})},
+    }
+
+
+def run_key(model: str, policy: str, scope: str) -> str:
+    return f"{model} | {policy} | {scope}"
+
+
+def merge_results(path: Path, key: str, run: dict[str, Any]) -> dict[str, Any]:
+    """Add one run under results["eval"]["runs"][key], keeping every other key of the file."""
+    data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    section = data.setdefault("eval", {})
+    section.setdefault("runs", {})[key] = run
+    section["table_markdown"] = markdown_table(section["runs"])
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return section
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{part}/{whole} ({100 * part / whole:.0f}%)" if whole else "0/0"
+
+
+def markdown_table(runs: dict[str, dict[str, Any]]) -> str:
+    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+    for run in runs.values():
+        s, n = run["summary"], run["summary"]["questions"]
+        cells = [run["model"], run["policy"], f"{n} ({run['scope']})", _pct(s["correct"], n),
+                 f"{_pct(s['grounded'], n)} ({s['grounded_by_model']})",
+                 _pct(s["citations_valid"], n),
+                 f"{s['invented_paths']} ({s['answers_with_invented_paths']})",
+                 str(s["model_tool_calls"]), f"{s['median_seconds']:.1f}",
+                 f"{s['mean_prompt_tokens']} / {s['mean_completion_tokens']}",
+                 str(run.get("peak_rss_mb", "?"))]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def write_table(doc: Path, table: str) -> None:
+    """Replace the table between the markers in doc (appending the markers if they are missing)."""
+    text = doc.read_text(encoding="utf-8") if doc.exists() else ""
+    block = f"{TABLE_START}\n{table}\n{TABLE_END}"
+    if TABLE_START in text and TABLE_END in text:
+        head, rest = text.split(TABLE_START, 1)
+        text = head + block + rest.split(TABLE_END, 1)[1]
+    else:
+        text = f"{text.rstrip()}\n\n{block}\n" if text else f"{block}\n"
+    doc.write_text(text, encoding="utf-8")

@@ -1,0 +1,55 @@
+"""Run questions through `ask` and score each one; rows are plain dicts ready for JSON."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from bench.eval.ask import Asked, ask
+from bench.eval.codebases import ensure_codebase
+from bench.eval.questions import Question
+from bench.eval.scoring import FileIndex, citation_valid, invented_paths, is_correct, is_grounded
+
+
+def score(question: Question, asked: Asked, root: Path, files: FileIndex) -> dict[str, Any]:
+    model_citations = () if asked.evidence_added else asked.citations
+    return {
+        "id": question.id, "codebase": question.codebase, "kind": question.kind.value,
+        "difficulty": question.difficulty.value,
+        "correct": is_correct(asked.text, question.keywords),
+        "grounded": is_grounded(asked.citations, question.evidence),
+        "grounded_by_model": is_grounded(model_citations, question.evidence),
+        "citations": [str(c) for c in asked.citations],
+        "citations_valid": all(citation_valid(c, root) for c in asked.citations),
+        "evidence_added": asked.evidence_added,
+        "invented_paths": invented_paths(asked.text, files),
+        "model_tool_calls": asked.model_tool_calls, "stop_reason": asked.stop_reason,
+        "seconds": round(asked.seconds, 2), "prompt_tokens": asked.prompt_tokens,
+        "cached_tokens": asked.cached_tokens, "completion_tokens": asked.completion_tokens,
+        "answer": asked.text,
+    }
+
+
+def run_questions(questions: Iterable[Question], model: Any, settings: Any,
+                  on_row: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    roots: dict[str, tuple[Path, FileIndex]] = {}
+    for question in questions:
+        if question.codebase not in roots:
+            root = ensure_codebase(question.codebase)
+            roots[question.codebase] = (root, FileIndex.of(root))
+        root, files = roots[question.codebase]
+        rows.append(score(question, ask(question.question, root, model, settings), root, files))
+        if on_row:
+            on_row(rows[-1])
+    return rows
+
+
+def print_row(row: dict[str, Any]) -> None:
+    marks = "".join(("C" if row["correct"] else "-", "G" if row["grounded"] else "-",
+                     "V" if row["citations_valid"] else "-"))
+    invented = f" invented={row['invented_paths']}" if row["invented_paths"] else ""
+    print(f"[eval] {row['id']:12} {marks} {row['seconds']:6.1f}s calls={row['model_tool_calls']}"
+          f"{invented} :: {row['answer'][:100]!r}", file=sys.stderr, flush=True)

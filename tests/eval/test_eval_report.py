@@ -1,0 +1,37 @@
+"""Results merge into bench/results.json without clobbering; the doc table is replaced in place."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bench.eval.report import TABLE_END, TABLE_START, merge_results, summarize, write_table
+
+
+def _row(qid: str, correct: bool, seconds: float, invented: list[str]) -> dict:
+    return {"id": qid, "codebase": "express", "correct": correct, "grounded": correct,
+            "grounded_by_model": False, "citations_valid": True, "invented_paths": invented,
+            "model_tool_calls": 0, "seconds": seconds, "prompt_tokens": 100,
+            "completion_tokens": 10}
+
+
+def test_merge_keeps_other_keys_and_other_runs(tmp_path: Path) -> None:
+    results = tmp_path / "results.json"
+    results.write_text(json.dumps({"figures": [1, 2], "eval": {"runs": {"old": {
+        "model": "m0", "policy": "off", "scope": "all",
+        "summary": summarize([_row("a", True, 1, [])])}}}}))
+    summary = summarize([_row("a", True, 4.0, []), _row("b", False, 2.0, ["x.go", "y.py"])])
+    assert (summary["correct"], summary["median_seconds"], summary["invented_paths"],
+            summary["answers_with_invented_paths"]) == (1, 3.0, 2, 1)
+    merge_results(results, "new", {"model": "m1", "policy": "off", "scope": "all",
+                                   "summary": summary, "peak_rss_mb": 300})
+    data = json.loads(results.read_text())
+    assert data["figures"] == [1, 2] and set(data["eval"]["runs"]) == {"old", "new"}
+    assert "| m1 | off | 2 (all) | 1/2 (50%) |" in data["eval"]["table_markdown"]
+
+
+def test_table_is_replaced_between_markers_and_the_prose_kept(tmp_path: Path) -> None:
+    doc = tmp_path / "eval.md"
+    doc.write_text(f"# Eval\nintro\n\n{TABLE_START}\nold table\n{TABLE_END}\n\nafter\n")
+    write_table(doc, "| new |")
+    assert doc.read_text() == f"# Eval\nintro\n\n{TABLE_START}\n| new |\n{TABLE_END}\n\nafter\n"
