@@ -57,10 +57,11 @@ class Settings(BaseModel):
         8, ge=0, le=200, description="search hits for the question put in the first prompt (weak models)")
     repeat_guard_chars: int = Field(
         60, ge=0, le=10000, description="stop a reply whose last N chars already appeared (0: off)")
-    weak_model_tools: Literal["first_call", "offered", "off"] = Field(
-        "off", description="tools for models without native tool calls: first_call = the "
-        "first step must be a tool call (path constrained), offered = the model may call, off = none "
-        "(measured with SmolLM2-135M on 10 questions: off 7/10 right, first_call 2/10, offered 5/10)")
+    tool_policy: Literal["auto", "retrieval", "offered", "first_call"] = Field(
+        "auto", description="how the model may use tools: retrieval = none (it answers from the "
+        "first prompt's index chunks), offered = it may call them, first_call = its first turn "
+        "must be one valid call; auto = the model's measured best (models/catalog.json 'policy'), "
+        "else retrieval for models without native tool calls and offered for the others")
     known_paths_max: int = Field(300, ge=0, le=100000, description="paths offered to a path grammar")
     max_evidence_citations: int = Field(5, ge=1, le=100, description="sources listed under an answer, at most")
     verify_max_names: int = Field(

@@ -54,6 +54,7 @@ from app.llm.base import (
     TurnRequest,
     Usage,
 )
+from app.llm.catalog import measured_policy
 from app.settings import Settings
 from app.values import LineSpan
 
@@ -161,6 +162,7 @@ class RunState:
     budget: ContextBudget
     evidence: Evidence
     weak_model: bool
+    tool_policy: str  # retrieval | offered | first_call, resolved for this model
     first_own: int = 1  # index of this run's first message (earlier ones are the chat so far)
     run_id: str = field(default_factory=new_run_id)
     messages: list[Message] = field(default_factory=list)
@@ -218,6 +220,7 @@ def new_run_state(question: str, tools: Toolbox, model: ChatModel, settings: Set
     weak = policy == "always" or (policy == "auto" and model.dialect_name == "generic")
     return RunState(
         question=question, model=model, tools=tools, settings=settings,
+        tool_policy=tool_policy(settings, model),
         specs=tuple(tools.schemas()), known_paths=tools.known_paths(settings.known_paths_max),
         budget=ContextBudget(model.count_tokens, max(256, limit)),
         evidence=Evidence(lambda span: fingerprint_span(tools, span)), weak_model=weak)
@@ -267,10 +270,18 @@ def _model_turn(run: RunState, step: int, cancel: threading.Event) -> Iterator[R
     return completed
 
 
+def tool_policy(settings: Settings, model: ChatModel) -> str:
+    """The setting, or for "auto" the model's measured best, else its dialect's default: a model
+    without native tool calls answers from the first prompt, the others may call tools."""
+    if settings.tool_policy != "auto":
+        return settings.tool_policy
+    return measured_policy(model.name) or ("retrieval" if model.dialect_name == "generic" else "offered")
+
+
 def _offered(run: RunState) -> tuple[tuple[ToolSpec, ...], bool]:
     """The tools this turn may call, and whether it must call one (the model's tool policy)."""
-    policy = run.settings.weak_model_tools if run.weak_model else "offered"
-    tools = () if policy == "off" else run.specs
+    policy = run.tool_policy
+    tools = () if policy == "retrieval" else run.specs
     require_tool = policy == "first_call" and not run.seen_calls and run.force_reason is None
     if require_tool:  # layout and README are in the prompt already: the useful first move is a read
         tools = tuple(t for t in tools if t["function"]["name"] in FIRST_CALL_TOOLS) or tools

@@ -40,6 +40,7 @@ class CatalogEntry(BaseModel):
     context_length: int = 0
     # measured on the project's eval (python -m bench.eval): correct, questions, median_seconds
     measured: dict = {}
+    policy: str = ""  # the tool policy that scored best on the eval ("" = the dialect's default)
 
 
 class Catalog(BaseModel):
@@ -186,6 +187,15 @@ def catalog_entry(path: Path) -> CatalogEntry | None:
     except ModelLoadError:
         return None
     return next((e for e in entries if e.file == path.name), None)
+
+
+def measured_policy(model_name: str) -> str:
+    """The tool policy the eval found best for a catalog model (by its catalog name), else ""."""
+    try:
+        entries = load_catalog().models
+    except ModelLoadError:
+        return ""
+    return next((e.policy for e in entries if e.name == model_name), "")
 
 
 def describe_model(path: str | Path, source: str = "") -> ModelInfo:

@@ -28,8 +28,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--codebase", default="", help="only this code base's questions")
     p.add_argument("--limit", type=int, default=0, help="at most N questions (per code base)")
     p.add_argument("--ids", default="", help="only these question ids (comma-separated)")
-    p.add_argument("--policy", choices=("off", "offered", "first_call"), default=None,
-                   help="tool policy for models without native tool calls (weak_model_tools)")
+    p.add_argument("--policy", choices=("auto", "retrieval", "offered", "first_call"), default=None,
+                   help="the tool policy setting (default: auto, the model's measured best)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="override another setting for this run")
     p.add_argument("--threads", type=int, default=0,
@@ -101,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         return merge_only(args)
     if args.from_rows:
         return rows_only(args)
+    from app.harness.loop import tool_policy
     from app.llm.llama_backend import load_model
     from app.netguard import install_network_guard
     from app.settings import Settings
@@ -112,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["BURROW_HOME"] = tempfile.mkdtemp(prefix="burrow-eval-home-")  # no user settings
     overrides = dict(item.split("=", 1) for item in args.set)
     if args.policy:
-        overrides["weak_model_tools"] = args.policy
+        overrides["tool_policy"] = args.policy
     threads = choose_threads(args.threads)
     if threads and "n_threads" not in overrides:
         overrides["n_threads"] = str(threads)
@@ -126,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     guard = install_network_guard()
     model = load_model(model_path, settings)
     print(f"[eval] {label} ({model.dialect_name}), {len(questions)} questions, "
-          f"policy {settings.weak_model_tools}, {settings.n_threads} threads, load {load_at_start}",
+          f"policy {tool_policy(settings, model)}, {settings.n_threads} threads, load {load_at_start}",
           file=sys.stderr, flush=True)
     started = time.perf_counter()
     rows: list[dict] = []
@@ -139,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
 
     run_questions(questions, model, settings, on_row)
     run = {"model": label, "model_file": model_path.name, "dialect": model.dialect_name,
-           "policy": settings.weak_model_tools, "scope": scope_of(args), "settings": overrides,
+           "policy": tool_policy(settings, model), "scope": scope_of(args), "settings": overrides,
            "summary": summarize(rows), "seconds": round(time.perf_counter() - started, 1),
            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
            "network_attempts": len(guard.attempts), "threads": settings.n_threads,

@@ -1,7 +1,7 @@
 """The eval's one call into the harness: ask a question about a code base, get typed facts back.
 
 Everything the eval knows about the harness (how a run is wired, which events carry what) is in
-this module, so that when the harness gets a session object only `ask` changes.
+this module (it goes through app.harness.session.Session, like the CLI and the window).
 """
 
 from __future__ import annotations
@@ -35,29 +35,24 @@ class Asked:
     prompt_tokens: int
     cached_tokens: int
     completion_tokens: int
+    support: str = "none"  # supported | partial | none, as the harness judged it
+    unverified: tuple[str, ...] = ()  # names in the answer the harness found nowhere
 
 
 def ask(question: str, root: Path, model: Any, settings: Any) -> Asked:
-    """Ask one question about the code base at root through the real harness, from a cold cache."""
+    """Ask one question about the code base at root through the real harness (a Session), from a
+    cold cache: the shared prompt prefix comes from its saved state, as after a fresh start."""
     from app.harness import events as ev
-    from app.harness.calls import ToolExecutor
-    from app.harness.loop import run_question
-    from app.workspace import Workspace
+    from app.harness.session import Session
 
-    reset = getattr(model, "reset", None)
-    if callable(reset):
-        reset()  # each question starts cold, as a fresh `ask` would
+    model.reset()  # each question starts as a fresh `ask` would
     started = time.perf_counter()
-    with Workspace(root, settings) as workspace:
-        executor = ToolExecutor(workspace, settings)
-        events = list(run_question(question, workspace=workspace, model=model,
-                                   executor=executor, settings=settings))
+    with Session.open(root, model, settings) as session:
+        events = list(session.ask(question))
     seconds = time.perf_counter() - started
     answer = next((e for e in events if isinstance(e, ev.AnswerCompleted)), None)
     stopped = events[-1]
-    text = answer.text if answer else ""
-    if answer and answer.evidence_added:
-        text = text.rsplit("\n\nSources: ", 1)[0] if "\n\nSources: " in text else ""
+    text = answer.text.removesuffix(answer.notes).strip() if answer else ""
     return Asked(
         text=text,
         citations=tuple(Cited(c.path, c.start_line, c.end_line) for c in
@@ -65,6 +60,8 @@ def ask(question: str, root: Path, model: Any, settings: Any) -> Asked:
         evidence_added=bool(answer and answer.evidence_added),
         model_tool_calls=sum(1 for e in events
                              if isinstance(e, ev.ToolCallProposed) and e.step > 0),
-        stop_reason=str(getattr(stopped.reason, "value", stopped.reason)), seconds=seconds,
+        stop_reason=stopped.reason.value, seconds=seconds,
         prompt_tokens=stopped.usage.prompt_tokens, cached_tokens=stopped.usage.cached_tokens,
-        completion_tokens=stopped.usage.completion_tokens)
+        completion_tokens=stopped.usage.completion_tokens,
+        support=answer.support.value if answer else "none",
+        unverified=answer.unverified if answer else ())

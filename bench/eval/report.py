@@ -10,8 +10,8 @@ from typing import Any
 TABLE_START = "<!-- eval-table:start -->"
 TABLE_END = "<!-- eval-table:end -->"
 COLUMNS = ("model", "policy", "questions", "correct", "grounded (model-cited)", "valid citations",
-           "invented paths (answers)", "model tool calls", "median s", "prompt / completion tok",
-           "peak RSS MB")
+           "invented paths (answers)", "invented, unflagged", "supported / partial / none",
+           "model tool calls", "median s", "prompt / completion tok", "peak RSS MB")
 
 
 def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -24,6 +24,9 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "citations_valid": sum(r["citations_valid"] for r in rows),
         "invented_paths": sum(len(r["invented_paths"]) for r in rows),
         "answers_with_invented_paths": sum(bool(r["invented_paths"]) for r in rows),
+        "invented_unflagged": sum(len(r.get("invented_unflagged", r["invented_paths"])) for r in rows),
+        "support": {level: sum(r.get("support") == level for r in rows)
+                    for level in ("supported", "partial", "none")},
         "model_tool_calls": sum(r["model_tool_calls"] for r in rows),
         "median_seconds": round(statistics.median(r["seconds"] for r in rows), 2) if rows else 0,
         "mean_prompt_tokens": round(sum(r["prompt_tokens"] for r in rows) / n),
@@ -61,6 +64,8 @@ def markdown_table(runs: dict[str, dict[str, Any]]) -> str:
                  f"{_pct(s['grounded'], n)} ({s['grounded_by_model']})",
                  _pct(s["citations_valid"], n),
                  f"{s['invented_paths']} ({s['answers_with_invented_paths']})",
+                 str(s.get("invented_unflagged", "?")),
+                 " / ".join(str(s.get("support", {}).get(k, "?")) for k in ("supported", "partial", "none")),
                  str(s["model_tool_calls"]), f"{s['median_seconds']:.1f}",
                  f"{s['mean_prompt_tokens']} / {s['mean_completion_tokens']}",
                  str(run.get("peak_rss_mb", "?"))]

@@ -25,6 +25,10 @@ def score(question: Question, asked: Asked, root: Path, files: FileIndex) -> dic
         "citations_valid": all(citation_valid(c, root) for c in asked.citations),
         "evidence_added": asked.evidence_added,
         "invented_paths": invented_paths(asked.text, files),
+        # presented as fact: invented and not flagged by the harness as missing from the workspace
+        "invented_unflagged": [p for p in invented_paths(asked.text, files)
+                               if not any(p.endswith(u) or u.endswith(p) for u in asked.unverified)],
+        "support": asked.support,
         "model_tool_calls": asked.model_tool_calls, "stop_reason": asked.stop_reason,
         "seconds": round(asked.seconds, 2), "prompt_tokens": asked.prompt_tokens,
         "cached_tokens": asked.cached_tokens, "completion_tokens": asked.completion_tokens,

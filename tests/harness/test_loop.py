@@ -256,18 +256,27 @@ def test_the_first_prompt_holds_the_index_chunks_that_answer(tools):
     assert only(events, ev.AnswerCompleted)[0].citations == (LineSpan("notekeeper/config.py", 12, 12),)
 
 
-def test_weak_models_are_offered_tools_only_when_the_setting_says_so(tools):
-    for policy, offered, required in (("off", False, False), ("offered", True, False),
+def test_tools_are_offered_only_as_the_tool_policy_says(tools):
+    for policy, offered, required in (("retrieval", False, False), ("offered", True, False),
                                       ("first_call", True, True)):
-        settings = Settings(n_threads=1, force_answer_after_read="always", weak_model_tools=policy)
+        settings = Settings(n_threads=1, force_answer_after_read="always", tool_policy=policy)
         model = ScriptedModel(["MIT (pyproject.toml:10)."])
         run(model, tools, settings, question="Which license?")
         assert bool(model.requests[0].tools) is offered
         assert model.requests[0].require_tool is required
 
 
+def test_auto_policy_is_the_catalogs_measured_one_else_the_dialects_default():
+    from app.harness.loop import tool_policy
+
+    auto = Settings(n_threads=1)
+    assert tool_policy(auto, ScriptedModel([], dialect=dialect_for_template(None))) == "retrieval"
+    assert tool_policy(auto, ScriptedModel([])) == "offered"  # a native dialect
+    assert tool_policy(Settings(n_threads=1, tool_policy="first_call"), ScriptedModel([])) == "first_call"
+
+
 def test_first_call_policy_requires_a_call_only_until_one_has_run(tools):
-    settings = Settings(n_threads=1, weak_model_tools="first_call")
+    settings = Settings(n_threads=1, tool_policy="first_call")
     model = ScriptedModel([
         '<tool_call>\n{"name": "read_file", "arguments": {"path": "README.md"}}\n</tool_call>',
         "It keeps notes (README.md:1-3).",

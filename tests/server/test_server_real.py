@@ -62,7 +62,7 @@ def test_a_tool_call_round_trip_through_the_server(llama_server: RunningServer, 
     structured tool_calls; the result goes back as a tool message and the model answers."""
     from app.harness.session import Session
 
-    settings = Settings(weak_model_tools="first_call", force_answer_after_read="always",
+    settings = Settings(tool_policy="first_call", force_answer_after_read="always",
                         n_ctx=4096, temperature=0.0)
     model = connect_server(llama_server.url, None, settings)
     with Session.open(project, model, settings) as session:

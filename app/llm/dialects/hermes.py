@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from app.llm.base import Message, ParsedToolCall, ToolSpec
 from app.llm.dialects import prompts
+from app.llm.dialects.gbnf import BASE_RULES, arguments_rules, gbnf_literal
 from app.llm.dialects.markup import calls_from_json_text, parse_loose_arguments
 from app.llm.dialects.normalize import with_system_text
 from app.llm.dialects.template import TemplateDialect
@@ -46,6 +47,7 @@ def _block_calls(body: str) -> list[ParsedToolCall]:
 
 
 JSON_OPENINGS = ("{", "[{", "```json")
+ANSWER_RULE = "answer ::= [^<{\\x00-\\x20] [^\\x00]*"  # text that cannot open a call
 
 
 class HermesDialect(TemplateDialect):
@@ -58,6 +60,25 @@ class HermesDialect(TemplateDialect):
             return content, calls
         bare = bare_json_calls(self.clean(text))  # a reply that is nothing but a call object
         return ("", bare) if bare else (content, [])
+
+    def grammar(self, tools: Sequence[ToolSpec], known_paths: Sequence[str] = (),
+                force_answer: bool = False, require_tool: bool = False,
+                messages: Sequence[Message] = ()) -> str | None:
+        """Free output normally (the model's native format); constrained only when the harness
+        must have one thing: a forced answer (plain text), or a required call (one schema-valid
+        call in the template's own layout, path arguments drawn from the workspace's files)."""
+        if force_answer:
+            return f"root ::= answer\n{ANSWER_RULE}\n"
+        if not (require_tool and tools):
+            return None
+        rules, calls = [], []
+        for tool in tools:
+            args_rule, arg_rules = arguments_rules(tool, known_paths)
+            rules.extend(arg_rules)
+            name = tool.get("function", tool)["name"]
+            head = gbnf_literal('<tool_call>\n{"name": ' + json.dumps(name) + ', "arguments": ')
+            calls.append(f'{head} {args_rule} "}}" {gbnf_literal(chr(10) + "</tool_call>")}')
+        return "root ::= " + " | ".join(f"({c})" for c in calls) + "\n" + "\n".join(rules) + BASE_RULES
 
     def visible_text(self, raw_so_far: str) -> str:
         shown = super().visible_text(raw_so_far)
