@@ -6,10 +6,9 @@ nothing of Qt.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 
-from PySide6.QtCore import QObject, QThread, QTimer, Signal
+from PySide6.QtCore import QObject, QThread, Signal
 
 from app.errors import BurrowError
 from app.harness.events import (
@@ -83,32 +82,27 @@ class BackgroundCall(QThread):
             self.failed.emit(f"{type(exc).__name__}: {exc}")
 
 
-class StallMonitor(QObject):
-    """Measures the longest gap between UI event-loop ticks (for the benchmark's --timing).
+class Background(QObject):
+    """The window's blocking calls (model load, discovery, settings), each on its own thread; all
+    are waited for at shutdown, because a QThread must not outlive its window."""
 
-    A 10 ms timer fires on the UI thread; any gap well above 10 ms is time the UI thread was busy
-    and the window could not repaint or react.
-    """
-
-    def __init__(self, parent: QObject | None = None, interval_ms: int = 10) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._timer = QTimer(self)
-        self._timer.setInterval(interval_ms)
-        self._timer.timeout.connect(self._on_timer_timeout)
-        self._last = time.perf_counter()
-        self.longest_ms = 0.0
-        self.ticks = 0
+        self._threads: set[BackgroundCall] = set()
+        self.closing = False
 
-    def start(self) -> None:
-        self.longest_ms, self.ticks = 0.0, 0
-        self._last = time.perf_counter()
-        self._timer.start()
+    def run(self, call: Callable[[], object], on_ok: Callable[[object], None],
+            on_fail: Callable[[str], None]) -> None:
+        if self.closing:  # e.g. discovery queued by the last run's end while the window closes
+            return
+        worker = BackgroundCall(call, self)
+        worker.succeeded.connect(on_ok)
+        worker.failed.connect(on_fail)
+        worker.finished.connect(lambda w=worker: self._threads.discard(w))
+        self._threads.add(worker)
+        worker.start()
 
-    def stop(self) -> None:
-        self._timer.stop()
-
-    def _on_timer_timeout(self) -> None:
-        now = time.perf_counter()
-        self.longest_ms = max(self.longest_ms, (now - self._last) * 1000.0)
-        self._last = now
-        self.ticks += 1
+    def close(self) -> None:
+        self.closing = True
+        for worker in list(self._threads):
+            worker.wait()  # loads and discovery are bounded

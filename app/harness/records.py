@@ -172,6 +172,7 @@ class RunStore:
 
     def __init__(self, paths: AppPaths) -> None:
         self.root = paths.runs_dir
+        self.set_aside: list[Path] = []  # corrupt records this store moved out of the way
 
     def folder(self, workspace: str | Path) -> Path:
         return self.root / workspace_key(workspace)
@@ -221,6 +222,7 @@ class RunStore:
                 path.replace(aside)
             except OSError:
                 pass
+            self.set_aside.append(aside)
             log.warning("run record %s is corrupt (%s); set aside as %s", path.name, exc, aside.name)
             return None
 
