@@ -176,6 +176,8 @@ class RunPresenter(QObject):
         self.views.notices.put(NoticeKind.RUN, message)
 
     def _on_worker_finished(self) -> None:
+        if self.last_stop is not None:  # what was said while it ran no longer holds
+            self.views.notices.put(NoticeKind.RUN, "")
         self.controller.finish_run()
         self.views.progress.end(self._summary())
         self.runFinished.emit(self.last_stop)
