@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from app.llm.base import ModelInfo
+if TYPE_CHECKING:
+    from app.llm.base import ModelInfo
 
 
 def describe(info: ModelInfo) -> str:

@@ -15,17 +15,16 @@ from app.gui.session import ControllerState, SessionController
 from app.gui.status import NoticeBar, NoticeKind, ProgressLine
 from app.gui.widgets import ActivityPanel, QuestionEdit
 from app.gui.workers import RunWorker
-from app.harness.events import (
-    AnswerCompleted,
-    RunStarted,
-    RunStopped,
-    StopReason,
-    ToolCallCompleted,
-    ToolCallProposed,
-    ToolCallRefused,
-)
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the harness loads with the first run, not before the window paints
+    from app.harness.events import (
+        AnswerCompleted,
+        RunStarted,
+        RunStopped,
+        ToolCallCompleted,
+        ToolCallProposed,
+        ToolCallRefused,
+    )
     from app.harness.records import RunRecord
 
 # what the progress line says while the model works (it counts the seconds beside it)
@@ -167,6 +166,8 @@ class RunPresenter(QObject):
         self.controller.answered(self._chat_id, event)
 
     def _on_worker_runStopped(self, event: RunStopped) -> None:
+        from app.harness.events import StopReason
+
         self.last_stop = event
         if event.reason is not StopReason.ANSWERED:
             self.views.chat.finish(None, note=event.message)
@@ -193,6 +194,8 @@ class RunPresenter(QObject):
 
 def _turn(record: RunRecord) -> ChatTurn:
     """A saved run as a finished turn of the conversation."""
+    from app.harness.events import AnswerCompleted
+
     answers = [e for e in record.run_events() if isinstance(e, AnswerCompleted)]
     if answers:
         return answered_turn(record.question, answers[-1])
@@ -201,6 +204,8 @@ def _turn(record: RunRecord) -> ChatTurn:
 
 
 def _replay_calls(record: RunRecord, activity: ActivityPanel) -> None:
+    from app.harness.events import ToolCallCompleted, ToolCallProposed, ToolCallRefused
+
     activity.clear_calls()
     for event in record.run_events():
         if isinstance(event, ToolCallProposed):

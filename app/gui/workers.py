@@ -11,15 +11,6 @@ from collections.abc import Callable, Iterator
 from PySide6.QtCore import QObject, QThread, Signal
 
 from app.errors import BurrowError
-from app.harness.events import (
-    AnswerCompleted,
-    ModelTextStreamed,
-    RunStarted,
-    RunStopped,
-    ToolCallCompleted,
-    ToolCallProposed,
-    ToolCallRefused,
-)
 
 
 class RunWorker(QThread):
@@ -39,6 +30,10 @@ class RunWorker(QThread):
         self._events = events
 
     def run(self) -> None:
+        # imported here, on the worker thread: the window's first paint does not need the harness
+        from app.harness import events
+
+        self._ev = events
         try:
             for event in self._events():
                 self._emit(event)
@@ -48,18 +43,19 @@ class RunWorker(QThread):
             self.runFailed.emit(f"The run failed unexpectedly: {type(exc).__name__}: {exc}")
 
     def _emit(self, event: object) -> None:
+        ev = self._ev
         self.eventReceived.emit(event)
-        if isinstance(event, ModelTextStreamed):
+        if isinstance(event, ev.ModelTextStreamed):
             self.textStreamed.emit(event.text)
-        elif isinstance(event, ToolCallProposed):
+        elif isinstance(event, ev.ToolCallProposed):
             self.toolCallProposed.emit(event)
-        elif isinstance(event, (ToolCallCompleted, ToolCallRefused)):
+        elif isinstance(event, (ev.ToolCallCompleted, ev.ToolCallRefused)):
             self.toolCallFinished.emit(event)
-        elif isinstance(event, AnswerCompleted):
+        elif isinstance(event, ev.AnswerCompleted):
             self.answerCompleted.emit(event)
-        elif isinstance(event, RunStopped):
+        elif isinstance(event, ev.RunStopped):
             self.runStopped.emit(event)
-        elif isinstance(event, RunStarted):
+        elif isinstance(event, ev.RunStarted):
             self.runStarted.emit(event)
 
 
