@@ -4,6 +4,10 @@ CPython raises an audit event before any socket connect, send-to or name lookup;
 first and raises NetworkBlockedError, so no library (telemetry, update checks, a model hub client)
 can reach the network from inside Burrow. Each refused attempt is logged and kept on the guard so
 tests can assert that a whole run made none.
+
+One exception can be made, explicitly: an inference server the user runs on another machine
+(`allow_server`). Then exactly that host and port (and the addresses the name resolved to when it
+was allowed) get through; every other host, and every other port of that host, is still refused.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ class NetworkGuard:
 
     enabled: bool = True
     attempts: list[NetworkAttempt] = field(default_factory=list)
+    allowed: frozenset[tuple[str, int]] = frozenset()  # (host or address, port) of one server
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __call__(self, event: str, args: tuple[Any, ...]) -> None:
@@ -56,6 +61,8 @@ class NetworkGuard:
         if is_local_destination(target):
             return
         port = args[1] if event == "socket.getaddrinfo" and len(args) > 1 and args[1] else None
+        if self._is_allowed(target, port):
+            return
         attempt = NetworkAttempt(event, _describe((target, port) if port else target))
         with self._lock:
             self.attempts.append(attempt)
@@ -67,6 +74,38 @@ class NetworkGuard:
     def clear(self) -> None:
         with self._lock:
             self.attempts.clear()
+
+    def allow_server(self, host: str, port: int) -> None:
+        """Let exactly host:port through (replacing any server allowed before).
+
+        The name is resolved once here, so a connect to the address it names matches too.
+        """
+        import socket
+
+        wanted = {(_host_key(host), int(port))}
+        self.allowed = frozenset(wanted)  # first, so the lookup below is let through
+        try:
+            infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        except OSError:
+            infos = []  # unresolvable now: the connection will say so
+        wanted |= {(_host_key(str(info[4][0])), int(port)) for info in infos}
+        self.allowed = frozenset(wanted)
+
+    def forbid_servers(self) -> None:
+        self.allowed = frozenset()
+
+    def _is_allowed(self, target: Any, port: Any) -> bool:
+        """A (host, port) address, or a lookup of host with that port, of the allowed server."""
+        if not self.allowed:
+            return False
+        if isinstance(target, tuple) and len(target) >= 2:
+            target, port = target[0], target[1]
+        if isinstance(target, bytes):
+            target = target.decode("ascii", "replace")
+        try:
+            return (_host_key(str(target)), int(port)) in self.allowed
+        except (TypeError, ValueError):
+            return False  # no port: a bare name lookup is not the server's connection
 
 
 def is_local_destination(target: Any) -> bool:
@@ -86,6 +125,10 @@ def is_local_destination(target: Any) -> bool:
         return ipaddress.ip_address(host.split("%")[0]).is_loopback
     except ValueError:
         return False
+
+
+def _host_key(host: str) -> str:
+    return host.strip().strip("[]").lower().rstrip(".")
 
 
 def _is_unix_path(target: str | bytes) -> bool:

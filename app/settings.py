@@ -91,6 +91,22 @@ class Settings(BaseModel):
         32 * 1024 * 1024, ge=4096, description="read/search at most this much of one file; larger files say so"
     )
 
+    # inference server (an OpenAI-compatible server the user already runs: docs/server.md)
+    server_url: str | None = Field(None, description="base URL, e.g. http://127.0.0.1:11434/v1; "
+                                   "None: the in-process model")
+    server_model: str | None = Field(None, description="the server's model id; None: its first")
+    server_allowed_host: str | None = Field(
+        None, description="the one non-loopback host a server may be on; the network guard lets "
+        "through exactly this host at the server URL's port (None: loopback only)")
+    server_timeout_s: float = Field(120.0, gt=0, le=3600,
+                                    description="a turn fails after this long without a byte")
+    server_connect_timeout_s: float = Field(5.0, gt=0, le=120)
+    server_discovery_ports: tuple[int, ...] = Field(
+        (11434, 1234, 8080), description="loopback ports probed for servers: Ollama, LM Studio, "
+        "llama-server")
+    server_discovery_timeout_s: float = Field(0.5, gt=0, le=30,
+                                              description="per probe; a server that is down is absent")
+
     # app
     theme: Literal["light", "dark", "system"] = "system"
 

@@ -96,6 +96,9 @@ class ForcedCalls:
     def count_tokens(self, text: str) -> int:
         return self.model.count_tokens(text)
 
+    def warm(self, messages: Any, tools: Any) -> Any:
+        return self.model.warm(messages, tools)
+
     def generate(self, request: Any, cancel: Any = None):
         from app.llm.base import ParsedReply, ParsedToolCall, TurnCompleted
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench import fig_loop
+from bench import fig_loop, fig_prefix
 from bench.context import BenchContext
 from bench.report import FigureResult, Target
 from bench.runner import guarded, progress
 from bench.timing import interleaved, median
 
 GEN = ("gen_tps", "generation tokens/s (backend as ask uses it)", "tok/s", Target(0.95, at_least=True))
-SPECS = [GEN, fig_loop.LOOP, fig_loop.TTFT]
+SPECS = [GEN, fig_loop.LOOP, fig_loop.TTFT, fig_prefix.PREFIX]
 
 # Asks for a long answer so each generation has enough tokens to time the decode rate.
 GEN_PROMPT = ("Explain in detail, step by step, how a hash table works: hashing, buckets, collisions, "
@@ -53,7 +53,7 @@ def measure(ctx: BenchContext) -> list[FigureResult]:
     model, raw = load_pair(ctx, settings)
     progress(f"loaded both models ({settings.n_threads} threads)")
     gen = guarded(GEN, lambda c: measure_generation(c, model, raw), ctx)
-    return [gen, *fig_loop.measure(ctx, model, raw)]
+    return [gen, *fig_loop.measure(ctx, model, raw), *fig_prefix.measure(ctx, settings, raw)]
 
 
 # figure 1 -----------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bench import fig_gui, fig_memory, fig_model, fig_tools
+from bench import fig_gui, fig_memory, fig_model, fig_server, fig_tools
 from bench.context import BenchContext
 from bench.report import FigureResult
 
@@ -23,5 +23,6 @@ GROUPS = [
     Group("tools", [fig_tools.SEARCH, fig_tools.FIND], fig_tools.measure, 180),
     Group("gui", [fig_gui.STALL, fig_gui.LAUNCH], fig_gui.measure, 300),
     Group("memory", [fig_memory.MEMORY], fig_memory.measure, 200),
+    Group("server", fig_server.SPECS, fig_server.measure, 300),
 ]
 BY_NAME = {g.name: g for g in GROUPS}

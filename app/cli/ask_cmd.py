@@ -2,6 +2,7 @@
 
     python -m app ask --workspace DIR [--model PATH] [--json] [--trace FILE] [--max-steps N]
                       [--continue last|RUN_ID] QUESTION
+    python -m app ask --workspace DIR --server URL [--server-model NAME] ... QUESTION
 
 Tool activity and stop notes go to stderr so stdout holds only the answer (or, with --json, one
 JSON object). Exit codes: 0 a run finished, 1 the model failed mid-run, 2 bad arguments or
@@ -26,6 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workspace", required=True, metavar="DIR", help="the project folder to ask about")
     parser.add_argument("--model", metavar="PATH", help="a GGUF file (default: the model chosen in the "
                         "app's Settings, else the built-in default model)")
+    parser.add_argument("--server", metavar="URL", help="an OpenAI-compatible inference server "
+                        "(Ollama, LM Studio, llama-server), e.g. http://127.0.0.1:11434/v1")
+    parser.add_argument("--server-model", metavar="NAME", help="the server's model (default: its first)")
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end instead of streaming")
     parser.add_argument("--trace", metavar="FILE", help="write every event as JSON Lines (prompts included)")
     parser.add_argument("--max-steps", type=int, metavar="N", help="step budget: model turns for this question")
@@ -52,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     except BurrowError as exc:
         return _fail(f"ask: {exc}", EXIT_USAGE)
     try:
-        model = _load_model(args.model, settings)
+        model = _load_model(args, settings)
     except (BurrowError, OSError, ValueError, ImportError) as exc:
         tools.workspace.close()
         return _fail(f"ask: could not load the model: {exc}", EXIT_MODEL_LOAD)
@@ -64,9 +68,14 @@ def run(args: argparse.Namespace) -> int:
         return _ask(question, args, session, chat)
 
 
-def _load_model(path: str | None, settings: Any) -> Any:
+def _load_model(args: argparse.Namespace, settings: Any) -> Any:
     from app.llm.llama_backend import load_model
+    from app.llm.server_backend import chosen_server, connect_server
 
+    path = args.model
+    server = chosen_server(settings, args.server, args.server_model) if not path else None
+    if server is not None:
+        return connect_server(server.base_url, server.model or None, settings)
     chosen = Path(path).expanduser() if path else _saved_or_default(settings.model_path)
     if not chosen.exists():
         raise ModelLoadError(f"the model file {chosen} does not exist")

@@ -1,4 +1,7 @@
-"""`python -m app models`: list the default and discovered models, describe one, or test-load one."""
+"""`python -m app models`: list the default and discovered models, describe one, or test-load one.
+
+`models --server URL` lists the models of an OpenAI-compatible inference server instead.
+"""
 
 from __future__ import annotations
 
@@ -18,10 +21,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "info PATH: describe a file from its header; check PATH: load it and say so")
     parser.add_argument("path", nargs="?", help="a .gguf file (for info and check)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--server", metavar="URL", help="list the models of this inference server "
+                        "(e.g. http://127.0.0.1:11434/v1) instead of GGUF files")
 
 
 def run(args: argparse.Namespace) -> int:
     try:
+        if args.server:
+            return _list_server(args.server, args.json)
         if args.action == "list":
             return _list(args.json)
         if not args.path:
@@ -62,6 +69,26 @@ def _list(as_json: bool) -> int:
     elif not models:
         print("No models found. Run `make setup` to install the default model, or put .gguf files "
               "in the models folder.")
+    else:
+        print(_table([_row(m) for m in models]))
+    return 0
+
+
+def _list_server(url: str, as_json: bool) -> int:
+    from app.llm.server_backend import check_allowed
+    from app.llm.server_discovery import server_model_infos
+    from app.llm.server_http import parse_server_url
+    from app.paths import app_paths
+    from app.settings import load_settings
+
+    settings = load_settings(app_paths().settings_file)
+    address = parse_server_url(url)
+    check_allowed(address, settings)
+    models = server_model_infos(address, settings.server_connect_timeout_s)
+    if as_json:
+        print(json.dumps([_public(m) for m in models], indent=1))
+    elif not models:
+        print(f"The server at {address.base_url} has no models loaded.")
     else:
         print(_table([_row(m) for m in models]))
     return 0

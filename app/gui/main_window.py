@@ -28,6 +28,7 @@ from app.gui.history import HistoryPanel
 from app.gui.model_picker import ModelPicker
 from app.gui.models import ModelPresenter
 from app.gui.runs import RunPresenter, RunViews
+from app.gui.server_models import ServerModels
 from app.gui.session import ControllerState, SessionController
 from app.gui.status import NoticeBar, NoticeKind, ProgressLine
 from app.gui.theme import apply_theme
@@ -121,12 +122,14 @@ class MainWindow(QMainWindow):
         self.recent.setPlaceholderText("Recent workspaces")
         ws_box = _group("Workspace", self.drop_zone, _row(self.browse_button, self.recent))
         self.model_picker = ModelPicker(side)
+        self.servers = ServerModels(self.model_picker, self.controller.discover_servers,
+                                    self.background.run, side)
         self.history = HistoryPanel(side)
         self.settings_button = _button("Settings…", "Settings", side)
         layout = QVBoxLayout(side)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(ws_box)
-        layout.addWidget(_group("Model", self.model_picker))
+        layout.addWidget(_group("Model", self.model_picker, self.servers))
         layout.addWidget(_group("History", self.history), 1)
         layout.addWidget(self.settings_button)
         return side
@@ -178,7 +181,9 @@ class MainWindow(QMainWindow):
         self.stop_button.clicked.connect(self.runs.stop)
         self.new_chat_button.clicked.connect(self.runs.new_chat)
         self.runs.runFinished.connect(self._on_runs_runFinished)
+        self.models.loaded.connect(lambda _name: self.servers.show_model(self.controller.model))
         self.models.loaded.connect(self.modelLoaded)
+        self.models.discovering.connect(self.servers.refresh)
         self.models.failed.connect(self.modelFailed)
         self.models.discovered.connect(self.modelsDiscovered)
         self.controller.state_listeners.append(lambda _state: self.update_buttons())

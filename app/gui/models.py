@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, Signal
 from app.errors import BurrowError
 from app.gui.dialogs import Dialogs
 from app.gui.model_picker import ModelPicker
+from app.gui.server_models import short_name
 from app.gui.session import ControllerState, SessionController
 from app.gui.status import NoticeBar, NoticeKind, ProgressLine
 from app.gui.workers import Background
@@ -20,6 +21,7 @@ class ModelPresenter(QObject):
     loaded = Signal(str)  # model name
     failed = Signal(str)  # message
     discovered = Signal(int)
+    discovering = Signal()  # discovery of models on disk starts: servers are looked for too
 
     def __init__(self, controller: SessionController, picker: ModelPicker, notices: NoticeBar,
                  progress: ProgressLine, dialogs: Dialogs, background: Background,
@@ -55,8 +57,8 @@ class ModelPresenter(QObject):
             return
         self._remember = path if remember else None
         needs_details = self._ensure_listed(path)
-        self.picker.set_state(f"Loading {Path(path).name}…")
-        self.progress.begin(f"Loading the model {Path(path).name}")
+        self.picker.set_state(f"Loading {short_name(path)}…")
+        self.progress.begin(f"Loading the model {short_name(path)}")
         self.background.run(lambda: self.controller.describe_and_load(path, needs_details),
                             lambda result: self._on_loaded(path, result),
                             lambda message: self._on_failed(path, message))
@@ -74,7 +76,7 @@ class ModelPresenter(QObject):
             return False
         from app.llm.base import ModelInfo
 
-        self.picker.add_model(ModelInfo(path=path, name=Path(path).name,
+        self.picker.add_model(ModelInfo(path=path, name=short_name(path),
                                         size_bytes=_file_size(path), source="user"))
         self.picker.select(path)
         return True
@@ -129,7 +131,7 @@ class ModelPresenter(QObject):
             return False
         if default == path:
             return False
-        self.notices.put(NoticeKind.MODEL, f"{Path(path).name} could not be loaded ({message}), "
+        self.notices.put(NoticeKind.MODEL, f"{short_name(path)} could not be loaded ({message}), "
                                            f"so the default model is used.")
         self.load(default)
         return True
@@ -145,6 +147,7 @@ class ModelPresenter(QObject):
             return
         self._discovery_pending = False
         self.background.run(self.controller.discover_models, self._on_models_found, lambda _m: None)
+        self.discovering.emit()
 
     def _on_models_found(self, models: list) -> None:
         current = self.picker.current_path()

@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # pydantic and the harness load on first use, after the windo
     from app.harness.events import AnswerCompleted, RunEvent
     from app.harness.records import ChatSoFar, RunRecord, RunSummary
     from app.llm.base import ChatModel, ModelInfo
+    from app.llm.server_backend import ServerModelRef
     from app.settings import Settings
 
 
@@ -84,6 +85,16 @@ def default_model_loader(path: Path, settings: Settings) -> ChatModel:
     from app.llm.llama_backend import load_model
 
     return load_model(path, settings)
+
+
+def _server_ref(key: str) -> ServerModelRef | None:
+    """The inference-server model a picker key names; None for a file (without importing the
+    server backend, so a file model at start costs nothing more)."""
+    if not key.startswith("server:"):
+        return None
+    from app.llm.server_backend import parse_model_key
+
+    return parse_model_key(key)
 
 
 class SessionController:
@@ -195,8 +206,8 @@ class SessionController:
         if requested:
             return ModelChoice(requested)
         saved = self.settings.model_path
-        if saved and Path(saved).is_file():
-            return ModelChoice(saved)
+        if saved and (Path(saved).is_file() or _server_ref(saved) is not None):
+            return ModelChoice(saved)  # a server that no longer answers gives way to the default
         default = str(self.default_model_path())
         if not saved:
             return ModelChoice(default)
@@ -208,6 +219,12 @@ class SessionController:
         from app.llm.catalog import discover_models
 
         return discover_models(home=self._models_home, paths=self.paths)
+
+    def discover_servers(self) -> list[ModelInfo]:
+        """Models of inference servers answering on loopback (Ollama, LM Studio, llama-server)."""
+        from app.llm.server_discovery import discover_server_models
+
+        return discover_server_models(self.settings)
 
     def begin_model_load(self) -> None:
         if not self.can_change_model:
@@ -230,6 +247,11 @@ class SessionController:
     def describe_and_load(self, path: str, describe: bool) -> tuple[ModelInfo | None, ChatModel]:
         """(ModelInfo or None, model), from a worker thread: the GGUF header parse that labels the
         picker entry never runs on the UI thread."""
+        server = _server_ref(path)
+        if server is not None:  # a picker entry of an inference server, not a file
+            from app.llm.server_backend import connect_server
+
+            return None, connect_server(server.base_url, server.model, self.settings)
         info = None
         if describe:
             from app.llm.catalog import describe_model

@@ -35,17 +35,20 @@ class IntroRead:
     hits: tuple[TextHit, ...]
 
 
-def system_message(layout: str) -> Message:
-    """The same for every question in a workspace, so its tokens are evaluated once and reused."""
-    parts = [prompts.SYSTEM_PROMPT, f"{prompts.LAYOUT_HEADER}\n{layout}" if layout else ""]
-    return {"role": "system", "content": "\n\n".join(p for p in parts if p)}
+def system_message() -> Message:
+    """The same for every question, workspace and chat, so with the tool schemas it makes a prompt
+    prefix a loaded model evaluates once (and keeps on disk) for all of them."""
+    return {"role": "system", "content": prompts.SYSTEM_PROMPT}
 
 
-def question_message(question: str, reads: list[IntroRead]) -> Message:
-    """The question, after what the harness read for it (dialects read the part after 'Question:')."""
-    if not reads:
+def question_message(question: str, layout: str, reads: list[IntroRead]) -> Message:
+    """The question, after the workspace's layout and what the harness read for it (dialects read
+    the part after 'Question:')."""
+    parts = [f"{prompts.LAYOUT_HEADER}\n{layout}" if layout else ""]
+    parts += [f"{read.header}\n{read.text}" for read in reads]
+    context = "\n\n".join(p for p in parts if p)
+    if not context:
         return {"role": "user", "content": question}
-    context = "\n\n".join(f"{read.header}\n{read.text}" for read in reads)
     return {"role": "user", "content": f"{context}\n\n{prompts.QUESTION_HEADER} {question}"}
 
 

@@ -97,6 +97,10 @@ def _run(question: str, tools: Toolbox, model: ChatModel, settings: Settings,
     run = new_run_state(question, tools, model, settings)
     yield RunStarted(run.run_id, question, tools.label, model.name, chat_id or run.run_id)
     yield from run.introduce(history)
+    try:  # the shared prefix: evaluated once per model (a failure only costs the first turn time)
+        model.warm(run.messages[:1], _offered(run)[0])
+    except Exception:
+        log.exception("warming the prompt prefix failed")
     for step in range(1, settings.max_steps + 1):
         run.steps = step
         if cancel.is_set():
@@ -194,8 +198,8 @@ class RunState:
                 reads.append(item)
             else:
                 yield item
-        self.messages = [system_message(self.tools.layout()), *history,
-                         question_message(self.question, reads)]
+        layout = "" if history else self.tools.layout()  # a follow-up has it in the chat already
+        self.messages = [system_message(), *history, question_message(self.question, layout, reads)]
         self.first_own = len(history) + 1
 
 
@@ -226,11 +230,7 @@ def fingerprint_span(tools: Toolbox, span: LineSpan) -> str | None:
 
 def _model_turn(run: RunState, step: int, cancel: threading.Event) -> Iterator[RunEvent]:
     """Stream one model turn (citations checked as text arrives); returns its TurnCompleted."""
-    policy = run.settings.weak_model_tools if run.weak_model else "offered"
-    tools = () if policy == "off" else run.specs
-    require_tool = policy == "first_call" and not run.seen_calls and run.force_reason is None
-    if require_tool:  # layout and README are in the prompt already: the useful first move is a read
-        tools = tuple(t for t in tools if t["function"]["name"] in FIRST_CALL_TOOLS) or tools
+    tools, require_tool = _offered(run)
     request = TurnRequest(messages=tuple(run.messages), tools=tools, known_paths=run.known_paths,
                           force_answer=run.force_reason is not None, require_tool=require_tool,
                           max_tokens=run.settings.max_answer_tokens, temperature=run.settings.temperature)
@@ -264,6 +264,16 @@ def _model_turn(run: RunState, step: int, cancel: threading.Event) -> Iterator[R
     yield PromptRendered(step, completed.prompt, completed.usage.prompt_total or estimated)
     yield ModelTurnFinished(step, completed.raw, completed.usage)
     return completed
+
+
+def _offered(run: RunState) -> tuple[tuple[ToolSpec, ...], bool]:
+    """The tools this turn may call, and whether it must call one (the model's tool policy)."""
+    policy = run.settings.weak_model_tools if run.weak_model else "offered"
+    tools = () if policy == "off" else run.specs
+    require_tool = policy == "first_call" and not run.seen_calls and run.force_reason is None
+    if require_tool:  # layout and README are in the prompt already: the useful first move is a read
+        tools = tuple(t for t in tools if t["function"]["name"] in FIRST_CALL_TOOLS) or tools
+    return tools, require_tool
 
 
 class _LinkedCancel(threading.Event):

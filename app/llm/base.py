@@ -7,14 +7,14 @@ backend hands back is a frozen dataclass.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol, runtime_checkable
 
 from app.values import Message, ToolSpec
 
-__all__ = ["ChatModel", "Message", "ModelEvent", "ModelInfo", "ParsedReply", "ParsedToolCall",
+__all__ = ["ChatModel", "Message", "ModelEvent", "ModelInfo", "ParsedReply", "ParsedToolCall", "PrefixWarm",
            "TextDelta", "ToolSpec", "TurnCompleted", "TurnEnd", "TurnRequest", "Usage"]
 
 
@@ -135,6 +135,16 @@ def model_size_text(n: int) -> str:
     return f"{n} B"
 
 
+@dataclass(frozen=True)
+class PrefixWarm:
+    """What warming a shared prompt prefix did."""
+
+    tokens: int = 0  # prefix length in tokens (0: the model keeps no prefix)
+    evaluated: int = 0  # tokens evaluated now (0 when it was cached in memory or on disk)
+    loaded: bool = False  # the prefix's state came from disk
+    seconds: float = 0.0
+
+
 @runtime_checkable
 class ChatModel(Protocol):
     """A loaded model the harness can talk to."""
@@ -152,4 +162,9 @@ class ChatModel(Protocol):
 
     def generate(self, request: TurnRequest, cancel: threading.Event | None = None) -> Iterator[ModelEvent]:
         """Stream one turn: TextDelta events, then exactly one TurnCompleted (also when cancelled)."""
+        ...
+
+    def warm(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> PrefixWarm:
+        """Make the prompt prefix that `messages` (the shared system turn) and `tools` render to
+        ready, so the next turn evaluates only what follows it. A no-op where nothing is cached."""
         ...

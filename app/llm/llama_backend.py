@@ -30,6 +30,7 @@ from app.llm.base import (
     Message,
     ModelEvent,
     ParsedReply,
+    PrefixWarm,
     ToolSpec,
     TurnCompleted,
     TurnEnd,
@@ -39,6 +40,7 @@ from app.llm.base import (
 from app.llm.catalog import catalog_name
 from app.llm.dialects.base import Dialect
 from app.llm.gguf import GGUFHeader, read_header
+from app.llm.llama_state import load_state, save_state, state_file
 from app.llm.llama_stream import TokenStream, UsageClock
 from app.settings import Settings
 
@@ -225,6 +227,35 @@ class LlamaChatModel:
         with self._lock:
             yield from self._turn(request, cancel or threading.Event())
 
+    def warm(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> PrefixWarm:
+        """Evaluate the shared prompt prefix, or load its KV state saved by an earlier start."""
+        started = time.monotonic()
+        tokens = self._tokenize_prompt(self._shared_prefix(messages, tools))
+        if len(tokens) < 2:
+            return PrefixWarm()
+        with self._lock:
+            llm = self._llm
+            if llm.input_ids[: min(llm.n_tokens, len(tokens))].tolist() == tokens:
+                return PrefixWarm(len(tokens), 0, False, time.monotonic() - started)
+            self._transcript = None
+            file = state_file(self.path, tokens, self._context_key())
+            loaded = load_state(llm, file, tokens)
+            if not loaded:
+                llm.reset()
+                llm.eval(tokens)
+                save_state(llm, file)
+        return PrefixWarm(len(tokens), 0 if loaded else len(tokens), loaded, time.monotonic() - started)
+
+    def _shared_prefix(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> str:
+        """The rendered text before the first user message's content: the same for every question."""
+        text = self._render([*messages, {"role": "user", "content": _PROBE}], tools, True)
+        return text[: text.find(_PROBE)] if _PROBE in text else ""
+
+    def _context_key(self) -> dict[str, Any]:
+        llm = self._llm
+        return {"n_ctx": int(llm.n_ctx()), "n_batch": int(llm.n_batch), "flash": self._settings.flash_attn,
+                "llama_cpp": _llama_cpp().__version__}
+
     def reset(self) -> None:
         """Forget the cached conversation (the next turn evaluates its whole prompt)."""
         with self._lock:
@@ -327,7 +358,7 @@ class LlamaChatModel:
 
     def _grammar(self, request: TurnRequest) -> Any:
         text = self._dialect.grammar(request.tools, request.known_paths, request.force_answer,
-                                    request.require_tool)
+                                    request.require_tool, request.messages)
         if not text:
             return None
         if text not in self._grammars:

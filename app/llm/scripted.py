@@ -9,9 +9,12 @@ import threading
 from collections.abc import Iterator, Sequence
 
 from app.llm.base import (
+    Message,
     ModelEvent,
     ParsedReply,
+    PrefixWarm,
     TextDelta,
+    ToolSpec,
     TurnCompleted,
     TurnEnd,
     TurnRequest,
@@ -38,6 +41,7 @@ class ScriptedModel:
         self._chunk = max(1, chunk_chars)
         self.requests: list[TurnRequest] = []
         self.prompts: list[str] = []  # rendered prompt of each request (with a dialect)
+        self.warmed: list[tuple[tuple[Message, ...], tuple[ToolSpec, ...]]] = []
 
     @property
     def name(self) -> str:
@@ -65,6 +69,10 @@ class ScriptedModel:
         import json
 
         return "\n".join(json.dumps(m, ensure_ascii=False, sort_keys=True) for m in request.messages)
+
+    def warm(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> PrefixWarm:
+        self.warmed.append((tuple(messages), tuple(tools)))
+        return PrefixWarm()
 
     def generate(self, request: TurnRequest, cancel: threading.Event | None = None) -> Iterator[ModelEvent]:
         index = len(self.requests)

@@ -102,7 +102,10 @@ OUTPUTS: dict[str, dict[str, str]] = {
     "hermes": {
         "single": _H1 + "<|im_end|>", "several": _H1 + "\n" + _H2,
         "before": "Let me look.\n" + _H1, "unclosed": _H1.removesuffix("</tool_call>"),
-        "reasoning": f"<think>\n{THOUGHT}\n</think>\n\n{_H1}", "answer": ANSWER + "<|im_end|>"},
+        "reasoning": f"<think>\n{THOUGHT}\n</think>\n\n{_H1}", "answer": ANSWER + "<|im_end|>",
+        # near-misses seen from Qwen2.5-Coder (issue 12): the tool-list tag, a bare or fenced object
+        "tools_tag": _H1.replace("tool_call>", "tools>") + "<|im_end|>",
+        "bare": _J1 + "<|im_end|>", "fenced": f"```json\n{_J1}\n```<|im_end|>"},
     "qwen3_coder": {
         "single": _X1 + "<|im_end|>", "several": _X1 + "\n" + _X2,
         "before": "Let me look.\n\n" + _X1, "unclosed": _X1.removesuffix("\n</tool_call>"),
@@ -179,7 +182,8 @@ EXPECTED_CALLS = {"single": [READ], "several": [READ, SEARCH], "before": [READ],
                   "think_list": [READ], "think_named": [READ], "think_before": [READ],
                   "think_spaced": [READ], "text_before": [READ],
                   "header_single": [READ], "header_several": [READ, SEARCH],
-                  "header_constrain": [READ], "header_reasoning": [READ], "header_before": [READ]}
+                  "header_constrain": [READ], "header_reasoning": [READ], "header_before": [READ],
+                  "tools_tag": [READ], "bare": [READ], "fenced": [READ]}
 # the reply's content per case ("" when not listed) and the cases that carry THOUGHT as reasoning
 _LOOK = ("before", "think_before", "think_spaced", "text_before", "header_before")
 EXPECTED_CONTENT = {"answer": ANSWER} | dict.fromkeys(_LOOK, "Let me look.")

@@ -59,8 +59,9 @@ def numbered(path: str, limit: int = 40) -> str:
 
 
 def complete(llm, dialect, messages, paths, force=False) -> str:
-    prompt = dialect.render(messages, TOOLS)  # first, as the backend does: grammar() reads it
-    grammar = llama_cpp.LlamaGrammar.from_string(dialect.grammar(TOOLS, paths, force), verbose=False)
+    prompt = dialect.render(messages, TOOLS)
+    text = dialect.grammar(TOOLS, paths, force, messages=messages)
+    grammar = llama_cpp.LlamaGrammar.from_string(text, verbose=False)
     out = llm.create_completion(prompt=prompt, grammar=grammar,
                                 max_tokens=60, temperature=0.0)
     return out["choices"][0]["text"]

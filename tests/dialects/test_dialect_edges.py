@@ -58,7 +58,8 @@ def test_functionary_gets_arguments_as_a_json_string():
 
 def test_llama_renders_one_call_per_turn_each_followed_by_its_result():
     prompt = _real("meta-llama-Llama-3.1-8B-Instruct.jinja").render(CONVERSATION, TOOLS)
-    order = [prompt.index(s) for s in ('{"name": "read_file"', "README.md:1:", '{"name": "search_text"', "app/main.py:3")]
+    marks = ('{"name": "read_file"', "README.md:1:", '{"name": "search_text"', "app/main.py:3")
+    order = [prompt.index(s) for s in marks]
     assert order == sorted(order)
 
 

@@ -113,8 +113,7 @@ def test_a_file_already_read_is_not_offered_again():
     messages = [CONVERSATION[1], {"role": "assistant", "content": "", "tool_calls": [
         {"id": "a", "function": {"name": "read_file", "arguments": {"path": "README.md"}}}]},
         {"role": "tool", "tool_call_id": "a", "content": "1: hi"}]
-    dialect.render(messages, TOOLS)
-    grammar = dialect.grammar(TOOLS, ["README.md", "src/app.py"])
+    grammar = dialect.grammar(TOOLS, ["README.md", "src/app.py"], messages=messages)
     read_rule = next(line for line in grammar.splitlines() if line.startswith("args-read-file-path"))
     assert "README.md" not in read_rule and "src/app.py" in read_rule and "read_file" in grammar
     only_readme = dialect.grammar(TOOLS, ["README.md"], messages=messages)

@@ -36,8 +36,9 @@ def llm():
 
 
 def _reply(llm, dialect, messages, paths, force=False):
-    prompt = dialect.render(messages, TOOLS)  # before grammar(), as the backend does
-    grammar = llama_cpp.LlamaGrammar.from_string(dialect.grammar(TOOLS, paths, force), verbose=False)
+    prompt = dialect.render(messages, TOOLS)
+    text = dialect.grammar(TOOLS, paths, force, messages=messages)
+    grammar = llama_cpp.LlamaGrammar.from_string(text, verbose=False)
     out = llm.create_completion(prompt=prompt, grammar=grammar, max_tokens=48, temperature=0.0)
     raw = out["choices"][0]["text"]
     return raw, dialect.parse(raw)

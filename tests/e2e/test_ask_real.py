@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from e2e_ask import ask
 
-from app.harness.events import STOP_REASONS
+from app.harness.events import StopReason
 
 pytestmark = pytest.mark.real_model
 
@@ -33,7 +33,7 @@ def test_ask_finishes_a_tool_runs_and_its_result_reaches_a_later_prompt(default_
     assert result.code == 0, result.stderr
     report = result.report
     assert set(report) == {"answer", "citations", "tool_calls", "steps", "stopped_reason", "usage"}
-    assert report["stopped_reason"] in STOP_REASONS and report["stopped_reason"] != "model_error"
+    assert report["stopped_reason"] in {r.value for r in StopReason} and report["stopped_reason"] != "model_error"
     assert report["answer"].strip() and report["steps"] >= 1
     assert any(call["ok"] for call in report["tool_calls"]), report["tool_calls"]
     prompts = [e for e in result.trace if e["event"] == "prompt"]

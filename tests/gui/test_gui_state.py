@@ -95,6 +95,18 @@ def test_a_broken_saved_model_gives_way_to_the_default(qtbot, home: Path, tmp_pa
     assert window.model_picker.current_path() == str(loader.default)
 
 
+def test_a_remembered_server_that_does_not_answer_gives_way_to_the_default(qtbot, home: Path,
+                                                                           tmp_path: Path) -> None:
+    gone = "server:big-model@http://127.0.0.1:9/v1"  # the discard port: nothing answers there
+    app_paths().ensure().settings_file.write_text(json.dumps({"model_path": gone}))
+    window, loader = make_window(qtbot, tmp_path)
+    with qtbot.waitSignal(window.modelLoaded, timeout=30000):
+        window.start_background()
+    assert "big-model could not be loaded" in window.notice.text()
+    assert window.model_picker.current_path() == str(loader.default)
+    assert window.controller.state is ControllerState.IDLE
+
+
 def test_after_a_broken_file_the_picker_shows_the_model_in_use(qtbot, home: Path,
                                                                tmp_path: Path) -> None:
     window, loader = make_window(qtbot, tmp_path)

@@ -61,9 +61,9 @@ def test_first_prompt_has_layout_readme_and_known_paths(tools, settings):
     model = ScriptedModel(["It keeps notes (README.md:3-4)."])
     events = run(model, tools, settings, question="What does this project do?")
     first = model.requests[0]
-    system = first.messages[0]["content"]
-    assert "notekeeper/" in system and "pyproject.toml" in system  # the top-level layout
+    assert first.messages[0] == {"role": "system", "content": prompts.SYSTEM_PROMPT}  # the same for all
     question = first.messages[1]
+    assert "notekeeper/" in question["content"] and "pyproject.toml" in question["content"]  # layout
     assert question["role"] == "user" and len(first.messages) == 2
     assert "small command-line tool for keeping short text notes" in question["content"]  # README start
     assert question["content"].endswith("\n\nQuestion: What does this project do?")

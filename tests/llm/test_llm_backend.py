@@ -102,7 +102,7 @@ class CallOnlyDialect(GenericDialect):
     path end to end its first turn may only be a call; rendering and parsing are the real ones.
     """
 
-    def grammar(self, tools, known_paths=(), force_answer=False, require_tool=False, messages=None):
+    def grammar(self, tools, known_paths=(), force_answer=False, require_tool=False, messages=()):
         return super().grammar(tools, known_paths, force_answer,
                                require_tool=bool(tools) and not force_answer, messages=messages)
 

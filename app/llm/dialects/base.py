@@ -41,7 +41,8 @@ class Dialect(ABC):
         return self.parse(raw_so_far).content
 
     def grammar(self, tools: Sequence[ToolSpec], known_paths: Sequence[str] = (),
-                force_answer: bool = False, require_tool: bool = False) -> str | None:
+                force_answer: bool = False, require_tool: bool = False,
+                messages: Sequence[Message] = ()) -> str | None:
         """GBNF constraining the reply, or None to let the model speak its native format."""
         return None
 

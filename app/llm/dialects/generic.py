@@ -45,7 +45,6 @@ class GenericDialect(TemplateDialect):
         super().__init__(template or CHATML, bos_token=bos_token, eos_token=eos_token, now=now)
         self.template = template
         self.markers = (self.call_format.first_char,)
-        self._last_messages: list[Message] = []
 
     # -- rendering -------------------------------------------------------------------------
     def prepare(self, messages: list[Message], tools: Sequence[ToolSpec]) -> list[Message]:
@@ -55,8 +54,6 @@ class GenericDialect(TemplateDialect):
     def render(self, messages: Sequence[Message], tools: Sequence[ToolSpec] = (),
                add_generation_prompt: bool = True) -> str:
         # Tools are ours to describe: the template itself never sees them.
-        if add_generation_prompt:  # the prompt of a turn, not a backend's transcript probe
-            self._last_messages = list(messages)
         prepared = self.prepare(normalize_messages(messages), tools)
         return self._render_faithfully(prepared, add_generation_prompt)
 
@@ -142,16 +139,14 @@ class GenericDialect(TemplateDialect):
 
     def grammar(self, tools: Sequence[ToolSpec], known_paths: Sequence[str] = (),
                 force_answer: bool = False, require_tool: bool = False,
-                messages: Sequence[Message] | None = None) -> str | None:
+                messages: Sequence[Message] = ()) -> str | None:
         """One call or an answer (only a call when require_tool and a call is possible).
-        A file the conversation already read whole (a call with only
-        a path) is not offered again: small models otherwise repeat that call forever.
-        `messages` defaults to the conversation of the last render() of a turn's prompt
-        (add_generation_prompt=True)."""
+        A file the conversation (`messages`) already read whole (a call with only a path) is not
+        offered again: small models otherwise repeat that call forever."""
         if not tools and not force_answer:
             return None  # nothing to choose between; a grammar would only halve the speed
         answer = f'answer ::= [^{_class_escape(CALL_STARTS)}\\x00-\\x20] [^\\x00]*'
-        read = _paths_already_read(self._last_messages if messages is None else messages)
+        read = _paths_already_read(messages)
         rules, calls = [answer], []
         for tool in () if force_answer else tools:
             fn = tool.get("function", tool)

@@ -12,14 +12,26 @@ from app.llm.dialects.markup import calls_from_json_text, parse_loose_arguments
 from app.llm.dialects.normalize import with_system_text
 from app.llm.dialects.template import TemplateDialect
 
-_BLOCK = re.compile(r"<tool_call>(.*?)(?:</tool_call>|$)", re.DOTALL)
+# Qwen2.5-Coder sometimes wraps a call in <tools> (the tag its template puts around the tool
+# list) instead of <tool_call>: a near-miss with only one reading, so it is accepted.
+_BLOCK = re.compile(r"<(tool_call|tools)>(.*?)(?:</\1>|$)", re.DOTALL)
+_FENCED = re.compile(r"^```(?:json)?\s*(.*?)\s*(?:```)?$", re.DOTALL)
 _NAME = re.compile(r'"name"\s*:\s*"([^"]+)"\s*,\s*"(?:arguments|parameters)"\s*:\s*(.*)', re.DOTALL)
 
 
 def parse_tagged_json(text: str) -> tuple[str, list[ParsedToolCall]]:
     """Calls in <tool_call> blocks (last closing tag optional); the text outside is content."""
-    calls = [c for body in _BLOCK.findall(text) for c in _block_calls(body)]
+    calls = [c for _, body in _BLOCK.findall(text) for c in _block_calls(body)]
     return _BLOCK.sub("", text), calls
+
+
+def bare_json_calls(text: str) -> list[ParsedToolCall]:
+    """Calls when the whole reply is one call object or a list of them, else none."""
+    body = _FENCED.sub(r"\1", text.strip())
+    if not body.startswith(("{", "[")):
+        return []
+    calls = calls_from_json_text(body)
+    return calls if calls and body.rstrip().endswith(("}", "]")) else []
 
 
 def _block_calls(body: str) -> list[ParsedToolCall]:
@@ -33,12 +45,27 @@ def _block_calls(body: str) -> list[ParsedToolCall]:
     return [ParsedToolCall(name=match.group(1), arguments=arguments, raw_arguments=raw)]
 
 
+JSON_OPENINGS = ("{", "[{", "```json")
+
+
 class HermesDialect(TemplateDialect):
     name = "hermes"
-    markers = ("<tool_call>",)
+    markers = ("<tool_call>", "<tools>")
 
     def parse_calls(self, text: str) -> tuple[str, list[ParsedToolCall]]:
-        return parse_tagged_json(text)
+        content, calls = parse_tagged_json(text)
+        if calls:
+            return content, calls
+        bare = bare_json_calls(self.clean(text))  # a reply that is nothing but a call object
+        return ("", bare) if bare else (content, [])
+
+    def visible_text(self, raw_so_far: str) -> str:
+        shown = super().visible_text(raw_so_far)
+        start = shown.lstrip()
+        # a reply opening like a JSON object may be a bare call: held back until it is parsed
+        if start.startswith(JSON_OPENINGS) or any(o.startswith(start) for o in JSON_OPENINGS if start):
+            return ""
+        return shown
 
 
 class SmolLM3Dialect(HermesDialect):

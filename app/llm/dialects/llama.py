@@ -50,7 +50,7 @@ class Llama3Dialect(TemplateDialect):
         if not match:
             return text, []
         body = self.clean(text[match.start():])
-        calls = calls_from_json_text(body) or calls_from_json_text(body + "}")  # cut-off brace
+        calls = calls_from_json_text(body)
         return (text[:match.start()], calls) if calls else (text, [])
 
     def visible_text(self, raw_so_far: str) -> str:
@@ -77,11 +77,7 @@ class FireFunctionDialect(TemplateDialect):
             return text, []
         before, body = text.split("functools", 1)
         body = self.clean(body)
-        for candidate in (body, body + "]", body + "}]", body + "}}]"):
-            calls = calls_from_json_text(candidate)
-            if calls:
-                return before, calls
-        return before, []
+        return before, calls_from_json_text(body)
 
 
 _RECIPIENT = re.compile(r"([A-Za-z_][\w.-]*)\n")  # a recipient line: a name, then a newline

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -61,8 +60,29 @@ def call_from_object(obj: Any, args_keys: Iterable[str] = ("arguments", "paramet
     return ParsedToolCall(name=name, arguments=arguments, raw_arguments=raw, id=str(obj.get("id") or ""))
 
 
+def close_json(text: str) -> str:
+    """JSON cut off at the end (a model stopped early, or a stop string ate the closers), closed:
+    an open string gets its quote, then every open bracket its closer, innermost first."""
+    stack: list[str] = []
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            escaped, in_string = (not escaped and ch == "\\"), in_string and (escaped or ch != '"')
+        elif ch == '"':
+            in_string = True
+        elif ch in "{[":
+            stack.append("}" if ch == "{" else "]")
+        elif ch in "}]" and stack and stack[-1] == ch:
+            stack.pop()
+    return text + ('"' if in_string else "") + "".join(reversed(stack))
+
+
 def calls_from_json_text(text: str) -> list[ParsedToolCall]:
-    """Calls from one or more JSON objects or lists of objects in text."""
+    """Calls from one or more JSON objects or lists of objects in text; a cut-off end is closed."""
+    return _calls_in(text) or _calls_in(close_json(text.rstrip()))
+
+
+def _calls_in(text: str) -> list[ParsedToolCall]:
     calls: list[ParsedToolCall] = []
     for value in iter_json_values(text):
         for item in value if isinstance(value, list) else [value]:
@@ -76,7 +96,7 @@ def parse_loose_arguments(text: str) -> tuple[dict[str, Any], str]:
     """Arguments JSON that may be cut off at the end (a missing closing brace is forgiven);
     the raw text returned is the repaired JSON, so it validates like what the model meant."""
     stripped = text.strip()
-    for candidate in (stripped, stripped + "}", stripped + "\"}", stripped + "}}"):
+    for candidate in (stripped, close_json(stripped)):
         decoded = decode_json_at(candidate, 0)
         if decoded and isinstance(decoded[0], dict) and not candidate[decoded[1]:].strip():
             return decoded[0], candidate
@@ -138,9 +158,3 @@ def visible_after_think(raw: str, opened: bool, markers: Iterable[str],
         raw = raw.split(close_tag, 1)[1]
     return visible_before(raw, markers).lstrip()
 
-
-_WS = re.compile(r"\s+")
-
-
-def squash(text: str) -> str:
-    return _WS.sub(" ", text).strip()

@@ -24,11 +24,7 @@ def _named_call(segment: str) -> ParsedToolCall | None:
 
 
 def _list_calls(segment: str) -> list[ParsedToolCall]:
-    for candidate in (segment, segment + "]", segment + "}]", segment + "}}]"):
-        calls = calls_from_json_text(candidate)
-        if calls:
-            return calls
-    return []
+    return calls_from_json_text(segment)
 
 
 class MistralDialect(TemplateDialect):

@@ -48,10 +48,7 @@ class GraniteDialect(TemplateDialect):
             return text, []
         before, body = text.split("<|tool_call|>", 1)
         body = self.clean(body)
-        for candidate in (body, body + "]", body + "}]", body + "}}]"):
-            if calls := calls_from_json_text(candidate):
-                return before, calls
-        return before, []
+        return before, calls_from_json_text(body)
 
 
 _DS_CALL = re.compile(r"<｜tool▁call▁begin｜>(.*?)<｜tool▁sep｜>([^\n]*)\n(.*?)(?:<｜tool▁call▁end｜>|$)",

@@ -40,14 +40,13 @@ GENERIC_TOOL_INTRO = (
     "When you have what you need, reply with the answer in plain words.\n\nTools:\n{listing}\n"
     "Always read the file that holds the answer first.")
 
-GENERIC_FILES_LINE = "Files you can read: {paths}"
 GENERIC_ANSWER_NUDGE = "Answer the question now, using the text above: {question}"
-GENERIC_RESULT = "{title}\n{content}\n\n" + GENERIC_ANSWER_NUDGE
 
 RESULT_TITLES: dict[str, str] = {  # how a small model is told what it is looking at
     "read_file": "Contents of {path}:",
     "search_text": "Search results for {pattern}:",
-    "list_files": "Files in {path}:",
+    "list_dir": "Files in {path}:",
+    "search_code": "Code found for {query}:",
     "find_files": "Files matching {pattern}:",
 }
 DEFAULT_RESULT_TITLE = "Result of {call}:"

@@ -1,0 +1,67 @@
+"""Figure: time to first token of a new question, after a restart, against raw evaluation of only
+that question's own tokens.
+
+Every first prompt starts with the same prefix (template opening + system prompt + tool schemas).
+The backend evaluates it once per model and keeps its KV state on disk (app/llm/llama_state.py),
+so a fresh `load_model` + `warm` loads it instead. Burrow's side: a freshly loaded model, warmed
+(from the state file an earlier load wrote), answers a real question through the real Session;
+its first turn's first_token_seconds is the figure. The reference: a raw llama context already
+holding exactly that prefix evaluates the rest of the same prompt tokens plus the greedy first
+token, timed right after Burrow's turn.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from bench.context import BenchContext
+from bench.report import FigureResult, Target
+from bench.runner import guarded, progress
+from bench.timing import median
+
+PREFIX = ("prefix_ttft", "time to first token, new question after a restart", "s", Target(1.2))
+QUESTION = "Which setting decides how many days before expiry an item is reported?"
+
+
+def measure(ctx: BenchContext, settings: Any, raw: Any) -> list[FigureResult]:
+    return [guarded(PREFIX, lambda c: _figure(c, settings, raw), ctx)]
+
+
+def _figure(ctx: BenchContext, settings: Any, raw: Any) -> FigureResult:
+    from app.llm.llama_backend import load_model
+
+    load_model(ctx.model_path, settings).warm(*_prefix_parts(settings))  # writes the state file
+    samples = [_one(ctx, load_model(ctx.model_path, settings), settings, raw) for _ in range(max(1, ctx.reps))]
+    ours, theirs = median([s["ours"] for s in samples]), median([s["raw"] for s in samples])
+    progress(f"prefix: ours {ours:.3f}s vs raw {theirs:.3f}s over {samples[0]['new_tokens']} new tokens")
+    key, title, unit, target = PREFIX
+    return FigureResult(key, title, unit, target, ours, theirs, "raw eval of only the question's tokens",
+                        details={"samples": samples})
+
+
+def _prefix_parts(settings: Any) -> tuple[list, list]:
+    from app.harness.intro import system_message
+
+    return [system_message()], []  # the default model's policy offers no tools: the prefix is the system turn
+
+
+def _one(ctx: BenchContext, model: Any, settings: Any, raw: Any) -> dict:
+    from app.harness.events import ModelTurnFinished, PromptRendered
+    from app.harness.session import Session
+    from bench.fig_loop import RawReference, _greedy_token
+    from bench.fig_model import prompt_tokens
+
+    warm = model.warm(*_prefix_parts(settings))
+    with Session.open(ctx.fixture, model, settings) as session:
+        events = list(session.ask(QUESTION))
+    prompt = prompt_tokens(raw, next(e for e in events if isinstance(e, PromptRendered)).text)
+    first = next(e for e in events if isinstance(e, ModelTurnFinished))
+    RawReference(raw)._advance(prompt[: warm.tokens])  # the raw side holds the same prefix, untimed
+    started = time.perf_counter()
+    raw.eval(prompt[warm.tokens:])
+    _greedy_token(raw)
+    seconds = time.perf_counter() - started
+    return {"ours": first.usage.first_token_seconds, "raw": seconds, "new_tokens": len(prompt) - warm.tokens,
+            "prefix_tokens": warm.tokens, "prefix_loaded": warm.loaded,
+            "evaluated": first.usage.prompt_tokens, "cached": first.usage.cached_tokens}
