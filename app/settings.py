@@ -11,6 +11,7 @@ import json
 import logging
 import os
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
@@ -133,23 +134,94 @@ class Settings(BaseModel):
     theme: Literal["light", "dark", "system"] = "system"
 
 
+# The names a user sees for the fields the window offers (Settings dialog labels); messages about
+# any other field use its name with spaces.
+FIELD_LABELS = {
+    "model_path": "Model", "n_ctx": "Context size", "n_threads": "Threads",
+    "temperature": "Temperature", "max_steps": "Step budget", "secrets_policy": "Secrets policy",
+    "theme": "Theme",
+}
+
+
+def field_label(name: str) -> str:
+    return FIELD_LABELS.get(name, name.replace("_", " ").capitalize())
+
+
+def field_bounds(name: str) -> tuple[float | None, float | None]:
+    """(lowest, highest) value the Settings model accepts for a numeric field (None: no bound), so a
+    widget's range is exactly what validation allows."""
+    low = high = None
+    for rule in Settings.model_fields[name].metadata:
+        low = getattr(rule, "ge", low)
+        high = getattr(rule, "le", high)
+        if getattr(rule, "gt", None) is not None:
+            low = rule.gt
+    return low, high
+
+
+@dataclass(frozen=True)
+class SettingsLoad:
+    """Settings read from disk, and what was wrong with the file (nothing when it was fine)."""
+
+    settings: Settings
+    reset: tuple[str, ...] = ()  # fields whose saved value was refused and is back to its default
+    backup: Path | None = None  # where the file as it was is kept; None when it was fine
+    unreadable: bool = False  # the file was not a JSON object at all: every field is a default
+
+
 def load_settings(path: Path) -> Settings:
-    """Read settings; a missing file gives defaults, a broken one is backed up and gives defaults."""
+    """Read settings; a missing file gives defaults, a broken one is repaired (see read_settings)."""
+    return read_settings(path).settings
+
+
+def read_settings(path: Path) -> SettingsLoad:
+    """Read settings, keeping every valid field: refused values go back to their defaults, the file
+    as it was is kept as a backup (never overwriting an earlier one) and the repaired file saved."""
     if not path.exists():
-        return Settings()
+        return SettingsLoad(Settings())
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict):
-            raise ValueError("settings file does not hold a JSON object")
-        return Settings.model_validate(data)
-    except (OSError, ValueError, ValidationError) as exc:
-        backup = path.with_name(f"{path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
+    except (OSError, ValueError):
+        data = None
+    if not isinstance(data, dict):
+        return SettingsLoad(Settings(), backup=_set_aside(path), unreadable=True)
+    kept, reset = _valid_fields(data)
+    if not reset:
+        return SettingsLoad(Settings.model_validate(kept))
+    backup = _set_aside(path)
+    try:
+        atomic_write_text(path, json.dumps(kept, indent=2))
+    except OSError as exc:
+        log.warning("could not save the repaired settings: %s", exc)
+    return SettingsLoad(Settings.model_validate(kept), tuple(reset), backup)
+
+
+def _valid_fields(data: dict) -> tuple[dict, list[str]]:
+    """(the fields Settings accepts, the names of those it refuses)."""
+    try:
+        Settings.model_validate(data)
+        return data, []
+    except ValidationError as exc:
+        bad = {str(err["loc"][0]) for err in exc.errors() if err.get("loc")}
+    kept = {k: v for k, v in data.items() if k not in bad}
+    return kept, sorted(bad)
+
+
+def _set_aside(path: Path) -> Path | None:
+    """Move the file to a backup name no earlier backup has (two in one second both survive)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for n in range(1, 1000):
+        backup = path.with_name(f"{path.name}.broken-{stamp}" + (f"-{n}" if n > 1 else ""))
         try:
-            path.replace(backup)
+            os.link(path, backup)  # fails if the name exists: an earlier backup is never replaced
+        except FileExistsError:
+            continue
         except OSError:
-            backup = path
-        log.warning("settings file %s was unreadable (%s); using defaults, kept it as %s", path, exc, backup.name)
-        return Settings()
+            return None
+        path.unlink(missing_ok=True)
+        log.warning("settings file %s had invalid values; kept the original as %s", path, backup.name)
+        return backup
+    return None
 
 
 def save_settings(settings: Settings, path: Path) -> None:
@@ -163,5 +235,6 @@ def update_settings(settings: Settings, **changes: object) -> Settings:
         return Settings.model_validate({**settings.model_dump(), **changes})
     except ValidationError as exc:
         first = exc.errors()[0]
-        field = ".".join(str(p) for p in first.get("loc", ())) or "settings"
+        loc = first.get("loc", ())
+        field = field_label(str(loc[0])) if loc else "Settings"
         raise SettingsError(f"{field}: {first.get('msg', 'invalid value')}") from None

@@ -6,6 +6,8 @@ import argparse
 import importlib
 import sys
 
+from app import __version__
+
 # command name -> (module under app.cli, one-line help)
 COMMANDS = {
     "gui": ("gui_cmd", "open the desktop app (the default)"),
@@ -24,6 +26,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         description="Burrow: ask questions about a private codebase, answered by a local model. "
         "Nothing leaves this machine.",
     )
+    parser.add_argument("--version", action="version", version=f"burrow {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         if only is not None and name != only:
@@ -42,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
 
     install_network_guard()  # before any command runs: Burrow never reaches the network
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
+    if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):
         argv.insert(0, "gui")
     only = argv[0] if argv[0] in COMMANDS else None
     args = build_parser(only).parse_args(argv)

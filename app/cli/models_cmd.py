@@ -52,15 +52,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
 
 
-def _size(n: int) -> str:
-    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
-        if n >= scale:
-            return f"{n / scale:.1f} {unit}"
-    return f"{n} B"
-
-
 def _row(info: ModelInfo) -> list[str]:
-    return [info.name, _size(info.size_bytes), info.parameters, info.quantization,
+    return [info.name, info.size_text, info.parameters, info.quantization,
             str(info.context_length or "?"), info.dialect, info.source, info.path]
 
 
@@ -118,7 +111,7 @@ def _info(path: Path, as_json: bool) -> int:
     if as_json:
         print(json.dumps(_public(info), indent=1))
         return 0
-    for label, value in (("name", info.name), ("path", info.path), ("size", _size(info.size_bytes)),
+    for label, value in (("name", info.name), ("path", info.path), ("size", info.size_text),
                          ("architecture", info.architecture), ("parameters", info.parameters),
                          ("quantization", info.quantization), ("context", info.context_length),
                          ("dialect", info.dialect),

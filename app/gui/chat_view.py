@@ -12,19 +12,32 @@ from __future__ import annotations
 import html
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer, QUrl, Signal
-from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QGuiApplication, QTextBlockFormat, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from app.gui.render import answer_html, parse_cite_href, sources_html, split_finished_blocks
+from app.gui.render import (
+    COPY_SCHEME,
+    answer_html,
+    flag_unverified,
+    parse_cite_href,
+    sources_html,
+    split_finished_blocks,
+    support_html,
+)
 from app.values import LineSpan
+
+if TYPE_CHECKING:
+    from app.harness.events import AnswerCompleted
 
 RENDER_INTERVAL_MS = 50
 RENDER_IDLE_FACTOR = 4  # at least 4x the last render's time passes before the next one
-EMPTY_HTML = ("<p style='color:gray'>Ask a question about the workspace below. The answer cites "
-              "<i>file:lines</i>; click a citation to see those lines. Every file the model reads "
-              "is listed under Tool activity.</p>")
+EMPTY_HTML = ("<p style='color:gray'>Ask a question about the workspace on the left. The answer "
+              "cites <i>file:lines</i>; click a citation to see those lines. Every file the model "
+              "reads is listed under Tool activity. Follow-up questions continue the chat; New chat "
+              "(Ctrl+N) starts a fresh one.</p>")
 
 
 @dataclass
@@ -34,11 +47,27 @@ class ChatTurn:
     citations: tuple[LineSpan, ...] | None = None  # None while the answer is unverified
     note: str = ""  # how the run ended when not with an answer
     done: bool = False
+    support: str = ""  # a Support value once the harness checked the answer ("" when none)
+    unverified: tuple[str, ...] = ()  # names the answer uses that the workspace lacks
     html_cache: str = field(default="", repr=False)
+
+
+def answer_body(event: AnswerCompleted) -> str:
+    """The answer without the notes the harness appended (the view draws those itself)."""
+    notes = event.notes.strip()
+    if notes and event.text.rstrip().endswith(notes):
+        return event.text.rstrip()[: -len(notes)].rstrip()
+    return event.text
+
+
+def answered_turn(question: str, event: AnswerCompleted) -> ChatTurn:
+    return ChatTurn(question, answer_body(event), tuple(event.citations), done=True,
+                    support=event.support.value, unverified=tuple(event.unverified))
 
 
 class ChatView(QTextBrowser):
     citationClicked = Signal(object)  # LineSpan
+    answerCopied = Signal(str)  # the text put on the clipboard
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -84,6 +113,13 @@ class ChatView(QTextBrowser):
             cursor.insertHtml(answer_html(tail, None, self.dark))
         self._after_render(started)
 
+    def finish_answer(self, event: AnswerCompleted) -> None:
+        """Close the current turn with the checked answer: its text, sources and support."""
+        if self.turns:
+            checked = answered_turn(self.turns[-1].question, event)
+            self.turns[-1].support, self.turns[-1].unverified = checked.support, checked.unverified
+            self.finish(checked.answer, checked.citations)
+
     def finish(self, answer: str | None, citations: tuple[LineSpan, ...] = (), note: str = "") -> None:
         """Close the current turn; the verified answer text replaces what streamed."""
         if not self.turns:
@@ -97,6 +133,7 @@ class ChatView(QTextBrowser):
         self.render_now()
 
     def show_turns(self, turns: list[ChatTurn]) -> None:
+        """Replace the conversation (a reopened chat, or [] for a new one)."""
         self.turns = turns
         self._tail_pos = -1
         self.render_now()
@@ -108,7 +145,7 @@ class ChatView(QTextBrowser):
             self._render_stream()
             return
         started = time.perf_counter()
-        self.setHtml("".join(self._turn_html(t) for t in self.turns) or EMPTY_HTML)
+        self.setHtml("".join(self._turn_html(t, i) for i, t in enumerate(self.turns)) or EMPTY_HTML)
         self._tail_pos, self._done_chars = -1, 0
         if self.turns and not self.turns[-1].done:  # streaming starts: answer blocks go here
             cursor = QTextCursor(self.document())
@@ -123,26 +160,37 @@ class ChatView(QTextBrowser):
         spent_ms = (time.perf_counter() - started) * 1000
         self._timer.setInterval(max(RENDER_INTERVAL_MS, int(spent_ms * RENDER_IDLE_FACTOR)))
 
-    def _turn_html(self, turn: ChatTurn) -> str:
+    def _turn_html(self, turn: ChatTurn, index: int) -> str:
         if turn.done and turn.html_cache:
             return turn.html_cache
         question = html.escape(turn.question).replace("\n", "<br>")
         if not turn.done:  # the streamed answer is appended below the question
             return f"<h3>❯ {question}</h3>"
         body = answer_html(turn.answer, turn.citations, self.dark) if turn.answer else ""
-        # the harness may already have written a Sources line; list only what the text lacks
+        body = flag_unverified(body, turn.unverified)
+        # the answer may already name its sources inline; list only what the text lacks
         sources = sources_html([c for c in turn.citations or () if not _mentions(turn.answer, c)])
+        badge = support_html(turn.support, turn.unverified, index if turn.answer else None)
         note = f"<p><i>{html.escape(turn.note)}</i></p>" if turn.note else ""
-        turn.html_cache = f"<h3>❯ {question}</h3>{body}{sources}{note}<hr>"
+        turn.html_cache = f"<h3>❯ {question}</h3>{body}{sources}{badge}{note}<hr>"
         return turn.html_cache
 
-    def answer_plain_text(self) -> str:
-        return self.turns[-1].answer if self.turns else ""
-
     def _on_self_anchorClicked(self, url: QUrl) -> None:
-        span = parse_cite_href(url.toString())
+        href = url.toString()
+        if href.startswith(COPY_SCHEME + ":"):
+            self.copy_answer(int(href.split(":", 1)[1]))
+            return
+        span = parse_cite_href(href)
         if span is not None:
             self.citationClicked.emit(span)
+
+    def copy_answer(self, index: int) -> str:
+        """Put a turn's answer on the clipboard (the Copy link under each answer)."""
+        text = self.turns[index].answer if 0 <= index < len(self.turns) else ""
+        if text:
+            QGuiApplication.clipboard().setText(text)
+            self.answerCopied.emit(text)
+        return text
 
     def cite_anchor_hrefs(self) -> list[str]:
         """The cite: links in the current document (tests click these)."""

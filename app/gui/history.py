@@ -1,42 +1,39 @@
-"""Past questions of the workspace; choosing one shows its answer and tool activity again."""
+"""Past chats of the workspace, newest first; choosing one reopens the chat to continue it."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QListWidget, QListWidgetItem, QWidget
 
-from app.errors import BurrowError
-from app.gui.chat_view import ChatTurn, ChatView
-from app.gui.widgets import ActivityPanel
-from app.harness.events import ToolCallCompleted, ToolCallProposed, ToolCallRefused
-from app.values import LineSpan
+if TYPE_CHECKING:
+    from app.harness.records import RunSummary
 
 
 class HistoryPanel(QListWidget):
-    runChosen = Signal(str)  # run id
+    runChosen = Signal(str)  # the id of a run of the chosen chat
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Past questions")
+        self.setAccessibleName("Past chats")
         self.setWordWrap(True)
         self.setAlternatingRowColors(True)
         self.itemActivated.connect(self._on_self_itemActivated)
         self.itemClicked.connect(self._on_self_itemActivated)
 
-    def load(self, controller, workspace: Path) -> None:
-        """List the workspace's runs, newest first; a broken store shows as empty."""
+    def show_runs(self, runs: Sequence[RunSummary]) -> None:
+        """One row per chat (runs newest first): its first question, when it last ran, how many
+        questions it holds and how its last one ended."""
         self.clear()
-        try:
-            runs = controller.list_runs(workspace)
-        except (BurrowError, OSError):
-            runs = []
-        for run in runs:
-            item = QListWidgetItem(f"{run.question}\n{run.started_at[:16].replace('T', ' ')} · "
-                                   f"{run.stop_reason or 'unfinished'}")
-            item.setData(Qt.ItemDataRole.UserRole, run.id)
-            item.setToolTip(run.answer_excerpt or run.question)
+        for chat in _chats(runs):
+            newest, first = chat[0], chat[-1]
+            more = f" · {len(chat)} questions" if len(chat) > 1 else ""
+            item = QListWidgetItem(f"{first.question}\n{newest.started_at[:16].replace('T', ' ')}"
+                                   f" · {newest.stop_reason or 'unfinished'}{more}")
+            item.setData(Qt.ItemDataRole.UserRole, newest.id)
+            item.setToolTip(newest.answer_excerpt or newest.question)
             self.addItem(item)
 
     def run_ids(self) -> list[str]:
@@ -46,14 +43,9 @@ class HistoryPanel(QListWidget):
         self.runChosen.emit(item.data(Qt.ItemDataRole.UserRole))
 
 
-def replay_record(record, chat: ChatView, activity: ActivityPanel) -> None:
-    """Show a saved RunRecord as if it had just run: its answer, citations and tool calls."""
-    citations = tuple(LineSpan(**c) for c in record.citations)
-    note = "" if record.stop_reason == "answered" else (record.stop_message or "Stopped before an answer.")
-    chat.show_turns([ChatTurn(record.question, record.answer, citations, note.strip(), True)])
-    activity.clear_calls()
-    for event in record.run_events():
-        if isinstance(event, ToolCallProposed):
-            activity.add_proposed(event)
-        elif isinstance(event, (ToolCallCompleted, ToolCallRefused)):
-            activity.add_finished(event)
+def _chats(runs: Sequence[RunSummary]) -> list[list[RunSummary]]:
+    """Runs grouped by chat, newest chat first, each newest run first."""
+    chats: dict[str, list[RunSummary]] = {}
+    for run in runs:
+        chats.setdefault(run.chat_id or run.id, []).append(run)
+    return list(chats.values())

@@ -1,9 +1,9 @@
 """The main window: workspace, model and history on the left; conversation, activity and the
-question box on the right. All work happens on worker threads; this class only wires views."""
+question box on the right. All work happens on worker threads; this class only builds and wires
+views. What the user may do at any moment is the controller's state (app.gui.session)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QGroupBox,
     QHBoxLayout,
-    QLabel,
     QMainWindow,
     QPushButton,
     QSplitter,
@@ -23,17 +22,18 @@ from PySide6.QtWidgets import (
 )
 
 from app.errors import BurrowError
-from app.gui import render
 from app.gui.chat_view import ChatView
 from app.gui.dialogs import Dialogs
 from app.gui.history import HistoryPanel
 from app.gui.model_picker import ModelPicker
-from app.gui.runs import RunPresenter
-from app.gui.server_models import ServerModels, short_name
-from app.gui.session import SessionController
+from app.gui.models import ModelPresenter
+from app.gui.runs import RunPresenter, RunViews
+from app.gui.server_models import ServerModels
+from app.gui.session import ControllerState, SessionController
+from app.gui.status import NoticeBar, NoticeKind, ProgressLine
 from app.gui.theme import apply_theme
 from app.gui.widgets import ActivityPanel, DropZone, QuestionEdit
-from app.gui.workers import BackgroundCall
+from app.gui.workers import Background
 from app.values import LineSpan
 
 if TYPE_CHECKING:  # imported when first opened: not needed to paint the window
@@ -56,20 +56,20 @@ class MainWindow(QMainWindow):
         self.dialogs = dialogs or Dialogs(self)
         self.dark = False
         self.viewer: FileViewer | None = None
-        self._threads: set[BackgroundCall] = set()
-        self._closing = False
+        self.background = Background(self)
         self._initial_model = initial_model
-        self.loading_model = False
-        self._remember_path: str | None = None
-        self._discovery_pending = False  # set by start_background, cleared when discovery starts
         self.setWindowTitle("Burrow")
         self.setAccessibleName("Burrow")
         self.resize(1280, 720)
         self.setMinimumSize(900, 560)
         self._build()
-        self.runs = RunPresenter(self)
+        self.runs = RunPresenter(controller, RunViews(self.chat, self.activity, self.question,
+                                                      self.notice, self.status), self)
+        self.models = ModelPresenter(controller, self.model_picker, self.notice, self.status,
+                                     self.dialogs, self.background, self)
         self._connect()
         self.refresh_recent()
+        self.update_buttons()
         if not settings_later:
             self.adopt_settings()
 
@@ -80,20 +80,27 @@ class MainWindow(QMainWindow):
             self.controller.settings  # noqa: B018 (loads them)
             import app.harness.records  # noqa: F401
 
-        self._in_background(prepare, lambda _none: then(), lambda _msg: then())
+        self.background.run(prepare, lambda _none: then(), lambda _msg: then())
 
     def adopt_settings(self) -> None:
-        """Load the settings (pydantic) and say so if a broken file was set aside."""
-        if self.controller.settings_notice:
-            self.show_notice(self.controller.settings_notice)
+        """Load the settings (pydantic) and say so if a broken file was repaired."""
+        self.notice.put(NoticeKind.SETTINGS, self.controller.settings_notice)
+
+    def finish_startup(self) -> None:
+        """What the first paint does not need: the window icon (an SVG parse)."""
+        from PySide6.QtGui import QIcon
+
+        from app.paths import project_root
+
+        icon = project_root() / "app" / "gui" / "resources" / "burrow.svg"
+        QApplication.instance().setWindowIcon(QIcon(str(icon)))
+
+    def set_dark(self, dark: bool) -> None:
+        self.dark = self.chat.dark = dark
 
     # layout ------------------------------------------------------------------------------
     def _build(self) -> None:
-        self.notice = QLabel("", self)
-        self.notice.setAccessibleName("Notice")
-        self.notice.setWordWrap(True)
-        self.notice.setVisible(False)
-        self.notice.setStyleSheet("background:#fdecea;color:#611a15;padding:6px;border-radius:4px")
+        self.notice = NoticeBar(self)
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.addWidget(self._build_side())
         splitter.addWidget(self._build_main())
@@ -109,18 +116,16 @@ class MainWindow(QMainWindow):
         side = QWidget(self)
         side.setMinimumWidth(260)
         self.drop_zone = DropZone(side)
-        self.browse_button = QPushButton("Browse…", side)
-        self.browse_button.setAccessibleName("Browse for a workspace folder")
+        self.browse_button = _button("Browse…", "Browse for a workspace folder", side)
         self.recent = QComboBox(side)
         self.recent.setAccessibleName("Recent workspaces")
         self.recent.setPlaceholderText("Recent workspaces")
-        ws_box = _group("Workspace", self.drop_zone, _row(self.browse_button, self.recent, 1))
+        ws_box = _group("Workspace", self.drop_zone, _row(self.browse_button, self.recent))
         self.model_picker = ModelPicker(side)
         self.servers = ServerModels(self.model_picker, self.controller.discover_servers,
-                                    self._in_background, side)
+                                    self.background.run, side)
         self.history = HistoryPanel(side)
-        self.settings_button = QPushButton("Settings…", side)
-        self.settings_button.setAccessibleName("Settings")
+        self.settings_button = _button("Settings…", "Settings", side)
         layout = QVBoxLayout(side)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(ws_box)
@@ -133,29 +138,22 @@ class MainWindow(QMainWindow):
         main = QWidget(self)
         self.chat = ChatView(main)
         self.activity = ActivityPanel(main)
-        self.activity_toggle = QToolButton(main)
-        self.activity_toggle.setText("Tool activity")
-        self.activity_toggle.setAccessibleName("Show or hide tool activity")
-        self.activity_toggle.setCheckable(True)
-        self.activity_toggle.setChecked(True)
-        self.activity_toggle.setArrowType(Qt.ArrowType.DownArrow)
-        self.activity_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.activity_toggle = _toggle("Tool activity", "Show or hide tool activity", main)
         self.question = QuestionEdit(main)
         self.question.setMaximumHeight(90)
-        self.send_button = QPushButton("Send", main)
-        self.send_button.setAccessibleName("Send question")
-        self.stop_button = QPushButton("Stop", main)
-        self.stop_button.setAccessibleName("Stop answering")
-        self.stop_button.setEnabled(False)
-        self.status = QLabel("Drop a folder to begin.", main)
-        self.status.setAccessibleName("Status")
+        self.send_button = _button("Send", "Send question", main)
+        self.stop_button = _button("Stop", "Stop answering", main)
+        self.new_chat_button = _button("New chat", "New chat: clear the conversation", main)
+        self.new_chat_button.setToolTip("Clear the conversation and start a new chat (Ctrl+N)")
+        self.status = ProgressLine(main)
+        self.status.end("Drop a folder to begin.")
         split = QSplitter(Qt.Orientation.Vertical, main)
         split.addWidget(self.chat)
-        split.addWidget(_group_widget(self.activity_toggle, self.activity))
+        split.addWidget(_holder(self.activity_toggle, self.activity))
         split.setSizes([430, 200])
         buttons = QVBoxLayout()
-        buttons.addWidget(self.send_button)
-        buttons.addWidget(self.stop_button)
+        for button in (self.send_button, self.stop_button, self.new_chat_button):
+            buttons.addWidget(button)
         ask = QHBoxLayout()
         ask.addWidget(self.question, 1)
         ask.addLayout(buttons)
@@ -168,45 +166,77 @@ class MainWindow(QMainWindow):
 
     def _connect(self) -> None:
         self.drop_zone.folderDropped.connect(self.set_workspace)
-        self.drop_zone.dropRefused.connect(self.show_notice)
+        self.drop_zone.dropRefused.connect(lambda text: self.notice.put(NoticeKind.WORKSPACE, text))
         self.browse_button.clicked.connect(self._on_browse_button_clicked)
         self.recent.activated.connect(self._on_recent_activated)
         self.model_picker.modelChosen.connect(lambda path: self.load_model(path, remember=True))
-        self.model_picker.addRequested.connect(self._on_model_picker_addRequested)
+        self.model_picker.addRequested.connect(self.models.request_file)
         self.settings_button.clicked.connect(self.open_settings)
         self.activity_toggle.toggled.connect(self._on_activity_toggle_toggled)
         self.chat.citationClicked.connect(self.open_citation)
-        self.history.runChosen.connect(self.runs.show_record)
+        self.chat.answerCopied.connect(lambda _t: self.status.end("Answer copied to the clipboard."))
+        self.history.runChosen.connect(self.runs.show_chat)
         self.question.submitted.connect(self.runs.send)
         self.send_button.clicked.connect(self.runs.send)
         self.stop_button.clicked.connect(self.runs.stop)
+        self.new_chat_button.clicked.connect(self.runs.new_chat)
+        self.runs.runFinished.connect(self._on_runs_runFinished)
+        self.models.loaded.connect(lambda _name: self.servers.show_model(self.controller.model))
+        self.models.loaded.connect(self.modelLoaded)
+        self.models.discovering.connect(self.servers.refresh)
+        self.models.failed.connect(self.modelFailed)
+        self.models.discovered.connect(self.modelsDiscovered)
+        self.controller.state_listeners.append(lambda _state: self.update_buttons())
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.runs.stop)
+        QShortcut(QKeySequence("Ctrl+N"), self, activated=self.runs.new_chat)
+
+    def update_buttons(self) -> None:
+        """Enable what the controller's state allows."""
+        c = self.controller
+        self.send_button.setEnabled(c.can_send)
+        self.stop_button.setEnabled(c.state is ControllerState.RUNNING)
+        self.new_chat_button.setEnabled(not c.running)
+        self.model_picker.set_busy(not c.can_change_model)
+        for widget in (self.drop_zone, self.browse_button, self.recent):
+            widget.setEnabled(c.can_change_workspace)
 
     # notices -----------------------------------------------------------------------------
-    def show_notice(self, text: str) -> None:
-        self.notice.setText(text)
-        self.notice.setVisible(bool(text))
+    def show_notice(self, text: str, kind: NoticeKind = NoticeKind.RUN) -> None:
+        self.notice.put(kind, text)
 
     def set_status(self, text: str) -> None:
-        self.status.setText(text)
+        self.status.end(text)
 
     # workspace ---------------------------------------------------------------------------
     def set_workspace(self, folder: str) -> bool:
-        if self.controller.running:
-            self.show_notice("Stop the current answer before changing the workspace.")
-            return False
         try:
             path = self.controller.set_workspace(folder)
         except BurrowError as exc:
-            self.show_notice(str(exc))
+            self.notice.put(NoticeKind.WORKSPACE, str(exc))
             return False
-        self.show_notice("")
+        self.notice.put(NoticeKind.WORKSPACE, "")
         self.drop_zone.show_folder(f"<b>{path.name}</b><br><small>{path}</small>")
         self.refresh_recent()
-        self.history.load(self.controller, path)
+        self.reload_history()
+        if self.controller.chat is None:
+            self.chat.show_turns([])
         self.set_status(f"Workspace: {path}")
         self.workspaceChanged.emit(str(path))
         return True
+
+    def reload_history(self) -> None:
+        """List the workspace's chats; say so when corrupt records had to be set aside."""
+        if self.controller.workspace is None:
+            return
+        try:
+            loaded = self.controller.list_runs(self.controller.workspace)
+        except (BurrowError, OSError) as exc:
+            self.notice.put(NoticeKind.HISTORY, f"The history could not be read: {exc}")
+            return
+        self.history.show_runs(loaded.runs)
+        self.notice.put(NoticeKind.HISTORY, "" if not loaded.set_aside else (
+            f"{loaded.set_aside} saved question(s) in the history could not be read and were "
+            f"set aside (renamed to *.json.corrupt in {self.controller.paths.runs_dir})."))
 
     def refresh_recent(self) -> None:
         self.recent.clear()
@@ -222,115 +252,21 @@ class MainWindow(QMainWindow):
     def _on_recent_activated(self, index: int) -> None:
         self.set_workspace(self.recent.itemData(index))
 
+    def _on_runs_runFinished(self, stop: object) -> None:
+        self.reload_history()
+        self.runFinished.emit(stop)
+
     # models ------------------------------------------------------------------------------
     def start_background(self) -> None:
-        """After the window has painted: load the chosen model, then find other models on disk.
+        """After the window has painted: warm the renderer up beside the first model load (the
+        load spends most of its time in llama.cpp without the GIL), then discovery."""
+        from app.gui import render
 
-        The renderer warm-up runs beside the load (the first answer needs it, and the load spends
-        most of its time in llama.cpp without the GIL); discovery waits until the model is loaded
-        and no run is streaming, so neither competes with the UI thread when it matters.
-        """
-        self._discovery_pending = True
-        self._in_background(render.warm_up, lambda _html: None, lambda _msg: None)
-        first = self._initial_model or self.controller.settings.model_path
-        try:
-            first = first or str(self.controller.default_model_path())
-        except BurrowError as exc:
-            self.model_picker.set_state(f"No model: {exc}")
-            self.dialogs.error("No model", str(exc))
-            self._discover_when_idle()
-            return
-        self.load_model(first)
-
-    def _discover_when_idle(self) -> None:
-        """Start discovery once: now if no run holds the UI's attention, else after that run."""
-        if not self._discovery_pending:
-            return
-        if self.controller.running:
-            self.runFinished.connect(self._discover_after_run)
-            return
-        self._discovery_pending = False
-        self._in_background(self.controller.discover_models, self._on_models_found, lambda msg: None)
-        self.servers.refresh()
-
-    def _discover_after_run(self, _stop: object) -> None:
-        self.runFinished.disconnect(self._discover_after_run)
-        self._discover_when_idle()
-
-    def _on_models_found(self, models: list) -> None:
-        current = self.model_picker.current_path()
-        for info in models:
-            self.model_picker.add_model(info)
-        if current:
-            self.model_picker.select(current)
-        self.modelsDiscovered.emit(len(models))
+        self.background.run(render.warm_up, lambda _html: None, lambda _msg: None)
+        self.models.start(self._initial_model)
 
     def load_model(self, path: str, remember: bool = False) -> None:
-        """Load in the background; `remember` makes it the model of the next start."""
-        if self.controller.running:
-            self.show_notice("Stop the current answer before switching models.")
-            return
-        self._remember_path = path if remember else None
-        needs_details = self._ensure_listed(path)
-        self.loading_model = True
-        self.model_picker.set_state(f"Loading {short_name(path)}…")
-        self.runs.update_buttons()
-        self._in_background(lambda: self.controller.describe_and_load(path, needs_details),
-                            self._on_model_loaded, self._on_model_failed)
-
-    def _ensure_listed(self, path: str) -> bool:
-        """List `path` by its file name at once (reading the GGUF header is left to the loading
-        thread); True when the entry still needs its details."""
-        listed = self.model_picker.combo.findData(path) >= 0
-        if not listed:
-            from app.llm.base import ModelInfo
-
-            self.model_picker.add_model(ModelInfo(path=path, name=short_name(path),
-                                                  size_bytes=_file_size(path), source="user"))
-        self.model_picker.select(path)
-        return not listed
-
-    def _on_model_loaded(self, loaded: tuple) -> None:
-        info, model = loaded
-        if info is not None:
-            self.model_picker.add_model(info)  # replaces the file-name placeholder
-        name = getattr(model, "name", "model")
-        dialect = getattr(model, "dialect_name", "")
-        self.loading_model = False
-        if self._remember_path:
-            try:
-                self.controller.apply_settings(model_path=self._remember_path)
-            except BurrowError as exc:
-                self.show_notice(f"The model is loaded but could not be remembered: {exc}")
-        self.model_picker.set_state(f"Ready: {name}" + (f" (dialect {dialect})" if dialect else ""))
-        self.servers.show_model(model)
-        self.runs.update_buttons()
-        self.modelLoaded.emit(name)
-        self._discover_when_idle()
-
-    def _on_model_failed(self, message: str) -> None:
-        self.loading_model = False
-        still = getattr(self.controller.model, "name", None)
-        self.model_picker.set_state(f"Load failed. Still using {still}." if still else "Load failed.")
-        self.runs.update_buttons()
-        self.dialogs.error("The model could not be loaded", message)
-        self.modelFailed.emit(message)
-        self._discover_when_idle()
-
-    def _on_model_picker_addRequested(self) -> None:
-        path = self.dialogs.choose_model_file()
-        if path:
-            self.load_model(path, remember=True)
-
-    def _in_background(self, call, on_ok, on_fail) -> None:
-        if self._closing:  # e.g. discovery queued by the last run's end while the window closes
-            return
-        worker = BackgroundCall(call, self)
-        worker.succeeded.connect(on_ok)
-        worker.failed.connect(on_fail)
-        worker.finished.connect(lambda w=worker: self._threads.discard(w))
-        self._threads.add(worker)
-        worker.start()
+        self.models.load(path, remember)
 
     def _on_activity_toggle_toggled(self, shown: bool) -> None:
         self.activity.setVisible(shown)
@@ -346,7 +282,7 @@ class MainWindow(QMainWindow):
         return dialog
 
     def _on_settings_saved(self) -> None:
-        self.dark = self.chat.dark = apply_theme(QApplication.instance(), self.controller.settings.theme)
+        self.set_dark(apply_theme(QApplication.instance(), self.controller.settings.theme))
         self.chat.render_now()
         self.set_status("Settings saved; context size and threads apply to the next model load.")
 
@@ -354,7 +290,7 @@ class MainWindow(QMainWindow):
         try:
             text = self.controller.read_file(span.path)
         except BurrowError as exc:
-            self.show_notice(f"Cannot show {span.path}: {exc}")
+            self.notice.put(NoticeKind.RUN, f"Cannot show {span.path}: {exc}")
             return None
         if self.viewer is None:
             from app.gui.viewer import FileViewer
@@ -372,22 +308,30 @@ class MainWindow(QMainWindow):
     def shutdown(self) -> None:
         """Stop the run, start nothing new, wait for every worker: a QThread must not outlive
         its window (Qt aborts the process when one does)."""
-        self._closing = True
+        self.background.closing = True
         self.runs.shutdown()
-        for worker in list(self._threads):
-            worker.wait()  # loads and discovery are bounded
+        self.background.close()
 
 
-def _file_size(path: str) -> int:
-    try:
-        return Path(path).stat().st_size
-    except OSError:
-        return 0
+def _button(text: str, accessible: str, parent: QWidget) -> QPushButton:
+    button = QPushButton(text, parent)
+    button.setAccessibleName(accessible)
+    return button
 
 
-def _row(*widgets_and_stretch) -> QHBoxLayout:
+def _toggle(text: str, accessible: str, parent: QWidget) -> QToolButton:
+    toggle = QToolButton(parent)
+    toggle.setText(text)
+    toggle.setAccessibleName(accessible)
+    toggle.setCheckable(True)
+    toggle.setChecked(True)
+    toggle.setArrowType(Qt.ArrowType.DownArrow)
+    toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+    return toggle
+
+
+def _row(*widgets: QWidget) -> QHBoxLayout:
     row = QHBoxLayout()
-    widgets = [w for w in widgets_and_stretch if isinstance(w, QWidget)]
     for w in widgets:
         row.addWidget(w)
     row.setStretch(len(widgets) - 1, 1)
@@ -405,7 +349,7 @@ def _group(title: str, *children) -> QGroupBox:
     return box
 
 
-def _group_widget(header: QWidget, body: QWidget) -> QWidget:
+def _holder(header: QWidget, body: QWidget) -> QWidget:
     holder = QWidget()
     layout = QVBoxLayout(holder)
     layout.setContentsMargins(0, 0, 0, 0)

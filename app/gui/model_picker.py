@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from app.llm.base import ModelInfo
-
-
-def human_size(n: int) -> str:
-    size = float(n)
-    for unit in ("B", "KB", "MB", "GB"):
-        if size < 1024 or unit == "GB":
-            return f"{size:.0f} {unit}" if unit in ("B", "KB") else f"{size:.1f} {unit}"
-        size /= 1024
-    return f"{n} B"
+if TYPE_CHECKING:
+    from app.llm.base import ModelInfo
 
 
 def describe(info: ModelInfo) -> str:
     """One line a user can choose by: name, size, quantization, context length, dialect, source."""
-    parts = [info.name or info.path.rsplit("/", 1)[-1], human_size(info.size_bytes)]
+    parts = [info.name or info.path.rsplit("/", 1)[-1], info.size_text]
     parts += [p for p in (info.parameters, info.quantization) if p]
     if info.context_length:
         parts.append(f"ctx {info.context_length}")
@@ -38,6 +32,7 @@ class ModelPicker(QWidget):
 
     modelChosen = Signal(str)
     addRequested = Signal()
+    SOURCE_ROLE = Qt.ItemDataRole.UserRole + 1  # where the entry came from (ModelInfo.source)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -67,7 +62,8 @@ class ModelPicker(QWidget):
             self.combo.setItemText(index, describe(info))
             return
         self.combo.addItem(describe(info), info.path)
-        self.combo.setItemData(self.combo.count() - 1, info.path, 3)  # tooltip: full path
+        self.combo.setItemData(self.combo.count() - 1, info.path, Qt.ItemDataRole.ToolTipRole)
+        self.combo.setItemData(self.combo.count() - 1, info.source, self.SOURCE_ROLE)
 
     def select(self, path: str) -> None:
         index = self.combo.findData(path)

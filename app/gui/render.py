@@ -14,6 +14,16 @@ from urllib.parse import quote, unquote
 from app.values import CITATION_RE, LineSpan
 
 CITE_SCHEME = "cite"
+COPY_SCHEME = "copy"  # copy:N puts turn N's answer on the clipboard
+UNVERIFIED_TIP = "Not found in this workspace: Burrow could not find this file or name"
+UNVERIFIED_STYLE = "color:#c0392b;text-decoration:line-through"
+# badge colours per Support value (text on a light tint that reads in both themes)
+SUPPORT_STYLES = {
+    "supported": "background:#d8f0dc;color:#1b5e20",
+    "partial": "background:#fff1c2;color:#6d4c00",
+    "none": "background:#fdecea;color:#8a1c13",
+}
+_TAG = re.compile(r"(<[^>]*>)")
 # the harness's citation grammar (app.values), plus the backticks models often put around it
 _CITATION = re.compile(r"`?(?:" + CITATION_RE.pattern + r")`?")
 _FENCE = re.compile(r"(^```.*?(?:^```[^\n]*$|\Z))", re.S | re.M)
@@ -99,6 +109,37 @@ def sources_html(citations: Iterable[LineSpan]) -> str:
     """A 'Sources' line of links under an answer."""
     links = [f'<a href="{cite_href(s)}">{html.escape(str(s))}</a>' for s in citations]
     return f"<p><b>Sources:</b> {' · '.join(links)}</p>" if links else ""
+
+
+def flag_unverified(html_text: str, names: Iterable[str]) -> str:
+    """Strike through (red, with a tooltip) each name the workspace lacks, wherever the rendered
+    answer shows it as text (tags and attributes are left alone)."""
+    escaped = sorted({html.escape(n, quote=False) for n in names if n}, key=len, reverse=True)
+    if not escaped:
+        return html_text
+    pattern = re.compile(r"(?<![\w/.])(?:" + "|".join(map(re.escape, escaped)) + r")(?![\w/])")
+    mark = f'<span style="{UNVERIFIED_STYLE}" title="{UNVERIFIED_TIP}">\\g<0></span>'
+    parts = _TAG.split(html_text)
+    return "".join(p if p.startswith("<") else pattern.sub(mark, p) for p in parts)
+
+
+def support_html(support: str, unverified: Iterable[str], copy_index: int | None) -> str:
+    """The line under an answer: its support badge (the harness's words), the names it uses that
+    the workspace lacks, and a Copy link."""
+    from app.harness.prompts import SUPPORT_LABELS
+    from app.harness.support import Support
+
+    parts = []
+    if support:
+        label = html.escape(SUPPORT_LABELS[Support(support)])
+        parts.append(f'<span style="{SUPPORT_STYLES[support]}">&nbsp;{label}&nbsp;</span>')
+    missing = [f'<span style="{UNVERIFIED_STYLE}" title="{UNVERIFIED_TIP}">{html.escape(n)}</span>'
+               for n in unverified]
+    if missing:
+        parts.append("Not found in this workspace: " + ", ".join(missing))
+    if copy_index is not None:
+        parts.append(f'<a href="{COPY_SCHEME}:{copy_index}">Copy answer</a>')
+    return f"<p>{' · '.join(parts)}</p>" if parts else ""
 
 
 def warm_up() -> str:

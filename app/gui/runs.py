@@ -1,95 +1,135 @@
-"""One question at a time: starts the run worker, routes its signals to the views, stops it."""
+"""One question at a time: starts the run worker, routes its events to the views it draws on, and
+keeps the chat going. It is handed those views (not the window), and asks the controller's state
+what may be done."""
 
 from __future__ import annotations
 
-import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
 
 from app.errors import BurrowError
+from app.gui.chat_view import ChatTurn, ChatView, answered_turn
+from app.gui.session import ControllerState, SessionController
+from app.gui.status import NoticeBar, NoticeKind, ProgressLine
+from app.gui.widgets import ActivityPanel, QuestionEdit
 from app.gui.workers import RunWorker
-from app.harness.events import (
-    AnswerCompleted,
-    RunStopped,
-    StopReason,
-    ToolCallCompleted,
-    ToolCallRefused,
-)
 
-if TYPE_CHECKING:
-    from app.gui.main_window import MainWindow
+if TYPE_CHECKING:  # the harness loads with the first run, not before the window paints
+    from app.harness.events import (
+        AnswerCompleted,
+        RunStarted,
+        RunStopped,
+        ToolCallCompleted,
+        ToolCallProposed,
+        ToolCallRefused,
+    )
+    from app.harness.records import RunRecord
 
+# what the progress line says while the model works (it counts the seconds beside it)
+READING_QUESTION = "Reading the question"
+READING_RESULTS = "Reading what {tool} returned"
+WRITING = "Writing the answer"
+STOPPING = "Stopping"
+
+
+@dataclass(frozen=True)
+class RunViews:
+    """The widgets a run draws on."""
+
+    chat: ChatView
+    activity: ActivityPanel
+    question: QuestionEdit
+    notices: NoticeBar
+    progress: ProgressLine
 
 
 class RunPresenter(QObject):
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.w = window
+    runFinished = Signal(object)  # the RunStopped event, or None when the run failed
+    stopRequested = Signal()
+
+    def __init__(self, controller: SessionController, views: RunViews,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.views = views
         self.worker: RunWorker | None = None
         self.last_answer: AnswerCompleted | None = None
         self.last_stop: RunStopped | None = None
         self.calls: list[ToolCallCompleted | ToolCallRefused] = []
         self.streamed_chunks = 0
-        self.stop_latency_s: float | None = None
-        self._stop_asked_at: float | None = None
+        self._chat_id = ""
 
     # commands ----------------------------------------------------------------------------
     def send(self) -> bool:
-        question = self.w.question.toPlainText().strip()
+        question = self.views.question.toPlainText().strip()
         if not question:
             return False
-        if self.w.loading_model:
-            self.w.show_notice("The model is still loading; ask again when it is ready.")
-            return False
         try:
-            cancel = self.w.controller.start_run()
+            cancel = self.controller.start_run()
         except BurrowError as exc:
-            self.w.show_notice(str(exc))
+            self.views.notices.put(NoticeKind.RUN, str(exc))
             return False
         self._reset(question)
-        controller = self.w.controller
+        controller = self.controller
         self.worker = RunWorker(lambda: controller.iter_run(question, cancel), self)
         self._wire(self.worker)
         self.worker.start()
-        self.update_buttons()
-        self.w.set_status("Answering…")
+        self.views.progress.begin(READING_QUESTION)
         return True
 
     def stop(self) -> None:
-        if self.w.controller.running:
-            self._stop_asked_at = time.perf_counter()
-            self.w.controller.stop_run()
-            self.w.set_status("Stopping…")
+        if self.controller.state is ControllerState.RUNNING:
+            self.stopRequested.emit()
+            self.controller.stop_run()
+            self.views.progress.step(STOPPING)
 
     def shutdown(self) -> None:
         self.stop()
         if self.worker is not None:
             self.worker.wait(5000)
 
-    def update_buttons(self) -> None:
-        running = self.w.controller.running
-        loading = self.w.loading_model
-        ready = self.w.controller.model is not None and not loading
-        self.w.send_button.setEnabled(ready and not running)
-        self.w.stop_button.setEnabled(running)
-        self.w.model_picker.set_busy(running or loading)
-        self.w.drop_zone.setEnabled(not running)
-        self.w.browse_button.setEnabled(not running)
-        self.w.recent.setEnabled(not running)
+    def new_chat(self) -> bool:
+        """Forget the conversation: the next question starts a new chat."""
+        if self.controller.running:
+            self.views.notices.put(NoticeKind.RUN, "Stop the current answer before a new chat.")
+            return False
+        self.controller.new_chat()
+        self.views.chat.show_turns([])
+        self.views.activity.clear_calls()
+        self.views.notices.put(NoticeKind.RUN, "")
+        self.views.progress.end("New chat: the next question starts afresh.")
+        return True
+
+    def show_chat(self, run_id: str) -> bool:
+        """Reopen the chat a past run belongs to; the next question continues it."""
+        if self.controller.running:
+            self.views.notices.put(NoticeKind.RUN, "Stop the current answer before opening a past one.")
+            return False
+        try:
+            records = self.controller.open_chat(run_id)
+        except BurrowError as exc:
+            self.views.notices.put(NoticeKind.HISTORY, str(exc))
+            return False
+        self.views.chat.show_turns([_turn(r) for r in records])
+        if records:
+            _replay_calls(records[-1], self.views.activity)
+        self.views.progress.end(f"Reopened a chat of {len(records)} question(s); ask to continue it.")
+        return True
 
     # plumbing ----------------------------------------------------------------------------
     def _reset(self, question: str) -> None:
         self.last_answer = self.last_stop = None
         self.calls = []
         self.streamed_chunks = 0
-        self.stop_latency_s = self._stop_asked_at = None
-        self.w.show_notice("")
-        self.w.question.clear()
-        self.w.activity.clear_calls()
-        self.w.chat.begin(question)
+        self.views.notices.put(NoticeKind.RUN, "")
+        self.views.question.clear()
+        self.views.activity.clear_calls()
+        self.views.chat.begin(question)
 
     def _wire(self, worker: RunWorker) -> None:
+        worker.runStarted.connect(self._on_worker_runStarted)
         worker.textStreamed.connect(self._on_worker_textStreamed)
         worker.toolCallProposed.connect(self._on_worker_toolCallProposed)
         worker.toolCallFinished.connect(self._on_worker_toolCallFinished)
@@ -98,61 +138,77 @@ class RunPresenter(QObject):
         worker.runFailed.connect(self._on_worker_runFailed)
         worker.finished.connect(self._on_worker_finished)
 
+    def _on_worker_runStarted(self, event: RunStarted) -> None:
+        self._chat_id = event.chat_id or event.run_id
+
     def _on_worker_textStreamed(self, text: str) -> None:
         self.streamed_chunks += 1
-        self.w.chat.append_text(text)
+        if self.controller.state is ControllerState.RUNNING:
+            self._phase(WRITING)
+        self.views.chat.append_text(text)
 
-    def _on_worker_toolCallProposed(self, event) -> None:
-        self.w.activity.add_proposed(event)
-        self.w.set_status(f"Running {event.name}…")
+    def _on_worker_toolCallProposed(self, event: ToolCallProposed) -> None:
+        self.views.activity.add_proposed(event)
+        self._phase(f"Running {event.name}")
 
-    def _on_worker_toolCallFinished(self, event) -> None:
+    def _on_worker_toolCallFinished(self, event: ToolCallCompleted | ToolCallRefused) -> None:
         self.calls.append(event)
-        self.w.activity.add_finished(event)
-        self.w.set_status("Thinking…")
+        self.views.activity.add_finished(event)
+        self._phase(READING_RESULTS.format(tool=event.name))
+
+    def _phase(self, text: str) -> None:
+        if self.views.progress.busy:
+            self.views.progress.step(text)
 
     def _on_worker_answerCompleted(self, event: AnswerCompleted) -> None:
         self.last_answer = event
-        self.w.chat.finish(event.text, event.citations)
+        self.views.chat.finish_answer(event)
+        self.controller.answered(self._chat_id, event)
 
     def _on_worker_runStopped(self, event: RunStopped) -> None:
+        from app.harness.events import StopReason
+
         self.last_stop = event
         if event.reason is not StopReason.ANSWERED:
-            self.w.chat.finish(None, note=event.message)
+            self.views.chat.finish(None, note=event.message)
 
     def _on_worker_runFailed(self, message: str) -> None:
-        self.w.chat.finish(None, note=message)
-        self.w.show_notice(message)
+        self.views.chat.finish(None, note=message)
+        self.views.notices.put(NoticeKind.RUN, message)
 
     def _on_worker_finished(self) -> None:
-        if self._stop_asked_at is not None:
-            self.stop_latency_s = time.perf_counter() - self._stop_asked_at
-        self.w.controller.finish_run()
-        self.update_buttons()
-        self.w.set_status(self._summary())
-        if self.w.controller.workspace is not None:
-            self.w.history.load(self.w.controller, self.w.controller.workspace)
-        self.w.runFinished.emit(self.last_stop)
+        if self.last_stop is not None:  # what was said while it ran no longer holds
+            self.views.notices.put(NoticeKind.RUN, "")
+        self.controller.finish_run()
+        self.views.progress.end(self._summary())
+        self.runFinished.emit(self.last_stop)
 
     def _summary(self) -> str:
         stop = self.last_stop
         if stop is None:
             return "The run failed."
-        usage = stop.usage
         first = stop.message.split(";")[0].rstrip(".") + "."
-        return (f"{first} {stop.steps} step(s), "
-                f"{len(self.calls)} tool call(s), {usage.completion_tokens} tokens generated.")
+        return (f"{first} {stop.steps} step(s), {len(self.calls)} tool call(s), "
+                f"{stop.usage.completion_tokens} tokens generated.")
 
-    # history -----------------------------------------------------------------------------
-    def show_record(self, run_id: str) -> None:
-        if self.w.controller.running:
-            self.w.show_notice("Stop the current answer before opening a past one.")
-            return
-        from app.gui.history import replay_record
 
-        try:
-            record = self.w.controller.load_run(run_id)
-        except BurrowError as exc:
-            self.w.show_notice(str(exc))
-            return
-        replay_record(record, self.w.chat, self.w.activity)
+def _turn(record: RunRecord) -> ChatTurn:
+    """A saved run as a finished turn of the conversation."""
+    from app.harness.events import AnswerCompleted
+
+    answers = [e for e in record.run_events() if isinstance(e, AnswerCompleted)]
+    if answers:
+        return answered_turn(record.question, answers[-1])
+    note = record.stop_message or "Stopped before an answer."
+    return ChatTurn(record.question, record.answer, (), note.strip(), True)
+
+
+def _replay_calls(record: RunRecord, activity: ActivityPanel) -> None:
+    from app.harness.events import ToolCallCompleted, ToolCallProposed, ToolCallRefused
+
+    activity.clear_calls()
+    for event in record.run_events():
+        if isinstance(event, ToolCallProposed):
+            activity.add_proposed(event)
+        elif isinstance(event, (ToolCallCompleted, ToolCallRefused)):
+            activity.add_finished(event)

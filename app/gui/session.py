@@ -1,29 +1,47 @@
-"""The desktop session without Qt: workspace choice, recent workspaces, settings and runs.
+"""The desktop session without Qt: workspace, settings, the model, the chat and at most one run.
 
 The window is a thin view over this controller, so every rule a user meets (which drops are
-refused, where settings live, one run at a time) is testable without a display. Heavy modules
-(the loop, the tools, llama_cpp) are imported inside the methods that need them, so the window
-can show before any of them load.
+refused, where settings live, one run at a time, what may be done while a model loads) is testable
+without a display. One state (ControllerState) decides what the user may do; the window redraws
+its buttons from it whenever it changes. Heavy modules (the loop, the tools, llama_cpp) are
+imported inside the methods that need them, so the window can show before any of them load.
 """
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.errors import BurrowError, SettingsError, WorkspaceError
+from app.errors import BurrowError, ModelLoadError, SettingsError, WorkspaceError
+from app.gui.prefs import RecentWorkspaces, settings_notice
 from app.paths import AppPaths
 
-if TYPE_CHECKING:  # app.settings brings pydantic (~0.1 s): loaded on first use, after the window shows
+if TYPE_CHECKING:  # pydantic and the harness load on first use, after the window shows
+    from app.harness.events import AnswerCompleted, RunEvent
+    from app.harness.records import ChatSoFar, RunRecord, RunSummary
+    from app.llm.base import ChatModel, ModelInfo
+    from app.llm.server_backend import ServerModelRef
     from app.settings import Settings
 
-THEMES = ("system", "light", "dark")
 
-MAX_RECENT = 8
+class ControllerState(str, Enum):
+    """What the session is doing; it alone decides which commands the window offers."""
+
+    IDLE = "idle"
+    LOADING_MODEL = "loading model"
+    RUNNING = "running"
+    STOPPING = "stopping"
+
+
+BUSY_MESSAGES = {  # why a command is refused in each busy state
+    ControllerState.LOADING_MODEL: "The model is still loading; ask again when it is ready.",
+    ControllerState.RUNNING: "A question is being answered; stop it first (Esc).",
+    ControllerState.STOPPING: "The answer is stopping; try again in a moment.",
+}
 
 
 def workspace_from_drop(local_paths: Sequence[str | None]) -> Path:
@@ -48,79 +66,39 @@ def check_workspace(raw: str | None) -> Path:
 
 
 @dataclass(frozen=True)
-class SettingsLoad:
-    settings: Settings
-    notice: str = ""  # non-empty when a broken file was set aside
+class ModelChoice:
+    path: str
+    notice: str = ""  # why this is not the model the user chose (e.g. the saved file is gone)
 
 
-def load_settings_with_notice(path: Path) -> SettingsLoad:
-    """load_settings, plus a sentence for the user when it fell back to defaults."""
-    from app.settings import load_settings
-
-    existed = path.exists()
-    settings = load_settings(path)
-    if existed and not path.exists():
-        backups = sorted(path.parent.glob(f"{path.name}.broken-*"))
-        kept = backups[-1].name if backups else "a backup"
-        return SettingsLoad(settings, f"Your settings file could not be read, so defaults are in "
-                                      f"use. The old file was kept as {kept}.")
-    return SettingsLoad(settings)
+@dataclass(frozen=True)
+class HistoryLoad:
+    runs: list[RunSummary]
+    set_aside: int = 0  # corrupt records moved out of the way while listing
 
 
-class RecentWorkspaces:
-    """Most-recent-first list of workspace folders, saved as JSON in the data dir."""
-
-    def __init__(self, file: Path, limit: int = MAX_RECENT) -> None:
-        self._file = file
-        self._limit = limit
-
-    def load(self) -> list[Path]:
-        """Saved folders that still exist; a broken file reads as empty."""
-        try:
-            items = json.loads(self._file.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return []
-        if not isinstance(items, list):
-            return []
-        return [Path(p) for p in items if isinstance(p, str) and Path(p).is_dir()]
-
-    def add(self, folder: Path) -> list[Path]:
-        from app.storage import atomic_write_text
-
-        items = [folder] + [p for p in self.load() if p != folder]
-        items = items[: self._limit]
-        atomic_write_text(self._file, json.dumps([str(p) for p in items], indent=1))
-        return items
+ModelLoader = Callable[[Path, "Settings"], "ChatModel"]
 
 
-ModelLoader = Callable[[Path, "Settings"], object]
-
-
-def peek_theme(path: Path) -> str:
-    """The saved theme, read without pydantic so the first paint has the right colours; "system"
-    for anything the Settings model would not accept (it decides, once loaded)."""
-    try:
-        theme = json.loads(path.read_text(encoding="utf-8")).get("theme")
-    except (OSError, ValueError, AttributeError):
-        return "system"
-    return theme if theme in THEMES else "system"
-
-
-def default_model_loader(path: Path, settings: Settings) -> object:
+def default_model_loader(path: Path, settings: Settings) -> ChatModel:
     """The real llama-cpp backend, imported only when a model is loaded."""
     from app.llm.llama_backend import load_model
 
     return load_model(path, settings)
 
 
-def _server_ref(key: str) -> object | None:
+def _server_ref(key: str) -> ServerModelRef | None:
+    """The inference-server model a picker key names; None for a file (without importing the
+    server backend, so a file model at start costs nothing more)."""
+    if not key.startswith("server:"):
+        return None
     from app.llm.server_backend import parse_model_key
 
     return parse_model_key(key)
 
 
 class SessionController:
-    """What one window works on: a workspace, settings, a loaded model and at most one run."""
+    """What one window works on: a workspace, settings, a loaded model, a chat and one run."""
 
     def __init__(self, paths: AppPaths, settings: Settings | None = None,
                  model_loader: ModelLoader = default_model_loader,
@@ -131,14 +109,53 @@ class SessionController:
         self._settings_lock = threading.Lock()
         self.recent = RecentWorkspaces(paths.recent_file)
         self.workspace: Path | None = None
-        self.model: object | None = None
+        self.model: ChatModel | None = None
+        self.model_path: str | None = None  # the file the loaded model came from
+        self.chat: ChatSoFar | None = None  # the conversation the next question continues
         self._model_loader = model_loader
         self._models_home = models_home  # where other apps' models are looked for (default ~)
+        self._state = ControllerState.IDLE
         self._cancel: threading.Event | None = None
+        self.state_listeners: list[Callable[[ControllerState], None]] = []
+
+    # state ---------------------------------------------------------------------------------
+    @property
+    def state(self) -> ControllerState:
+        return self._state
+
+    def _set_state(self, state: ControllerState) -> None:
+        self._state = state
+        for listener in list(self.state_listeners):
+            listener(state)
+
+    @property
+    def running(self) -> bool:
+        """A run holds the slot (answering or stopping)."""
+        return self._state in (ControllerState.RUNNING, ControllerState.STOPPING)
+
+    @property
+    def can_send(self) -> bool:
+        return self._state is ControllerState.IDLE and self.model is not None
+
+    @property
+    def can_change_model(self) -> bool:
+        return self._state is ControllerState.IDLE
+
+    @property
+    def can_change_workspace(self) -> bool:
+        return not self.running
+
+    def refusal(self) -> str:
+        """Why a command that needs an idle session is refused now ("" when idle)."""
+        return BUSY_MESSAGES.get(self._state, "")
 
     # workspace -----------------------------------------------------------------------------
     def set_workspace(self, raw: str | Path) -> Path:
+        if not self.can_change_workspace:
+            raise BurrowError("Stop the current answer before changing the workspace.")
         folder = check_workspace(str(raw))
+        if folder != self.workspace:
+            self.chat = None  # a chat belongs to its workspace
         self.workspace = folder
         self.recent.add(folder)
         return folder
@@ -149,8 +166,10 @@ class SessionController:
         """Loaded on first use, so the window can paint before pydantic is imported."""
         with self._settings_lock:  # the launch loads them on a worker thread
             if self._settings is None:
-                loaded = load_settings_with_notice(self.paths.settings_file)
-                self._settings, self._settings_notice = loaded.settings, loaded.notice
+                from app.settings import read_settings
+
+                loaded = read_settings(self.paths.settings_file)
+                self._settings, self._settings_notice = loaded.settings, settings_notice(loaded)
             return self._settings
 
     @settings.setter
@@ -159,7 +178,7 @@ class SessionController:
 
     @property
     def settings_notice(self) -> str:
-        """Non-empty when a broken settings file was set aside (loads the settings)."""
+        """Non-empty when a broken settings file was repaired (loads the settings)."""
         self.settings  # noqa: B018 (the load sets the notice)
         return self._settings_notice
 
@@ -181,33 +200,58 @@ class SessionController:
 
         return Path(default_model_path())
 
-    def discover_models(self) -> list:
+    def first_model(self, requested: str | None) -> ModelChoice:
+        """The model to load at start: --model, then the one saved in Settings, then the default.
+        A saved file that has gone missing falls back to the default, and says so."""
+        if requested:
+            return ModelChoice(requested)
+        saved = self.settings.model_path
+        if saved and (Path(saved).is_file() or _server_ref(saved) is not None):
+            return ModelChoice(saved)  # a server that no longer answers gives way to the default
+        default = str(self.default_model_path())
+        if not saved:
+            return ModelChoice(default)
+        return ModelChoice(default, f"The model chosen earlier ({saved}) is missing, so the "
+                                    f"default model is used.")
+
+    def discover_models(self) -> list[ModelInfo]:
         """Models on disk: the default, the user's models folder, other apps' downloads."""
         from app.llm.catalog import discover_models
 
         return discover_models(home=self._models_home, paths=self.paths)
 
-    def discover_servers(self) -> list:
+    def discover_servers(self) -> list[ModelInfo]:
         """Models of inference servers answering on loopback (Ollama, LM Studio, llama-server)."""
         from app.llm.server_discovery import discover_server_models
 
         return discover_server_models(self.settings)
 
-    def load_model(self, path: Path) -> object:
-        """Blocking load (call it from a worker thread); ModelLoadError on a bad file."""
-        model = self._model_loader(path, self.settings)
-        self.model = model
-        return model
+    def begin_model_load(self) -> None:
+        if not self.can_change_model:
+            raise BurrowError(self.refusal())
+        self._set_state(ControllerState.LOADING_MODEL)
 
-    def describe_and_load(self, path: str, describe: bool) -> tuple:
+    def end_model_load(self, model: ChatModel | None, path: str | None = None) -> None:
+        """Adopt a loaded model (None: the load failed and the previous model stays)."""
+        if model is not None:
+            self.model, self.model_path = model, path
+        self._set_state(ControllerState.IDLE)
+
+    def load_model(self, path: Path) -> ChatModel:
+        """Blocking load (call it from a worker thread); ModelLoadError on a bad file."""
+        if not path.is_file():
+            raise ModelLoadError(f"The model file {path} does not exist."
+                                 if not path.exists() else f"{path} is not a GGUF model file.")
+        return self._model_loader(path, self.settings)
+
+    def describe_and_load(self, path: str, describe: bool) -> tuple[ModelInfo | None, ChatModel]:
         """(ModelInfo or None, model), from a worker thread: the GGUF header parse that labels the
         picker entry never runs on the UI thread."""
         server = _server_ref(path)
         if server is not None:  # a picker entry of an inference server, not a file
             from app.llm.server_backend import connect_server
 
-            self.model = connect_server(server.base_url, server.model, self.settings)
-            return None, self.model
+            return None, connect_server(server.base_url, server.model, self.settings)
         info = None
         if describe:
             from app.llm.catalog import describe_model
@@ -219,35 +263,47 @@ class SessionController:
         return info, self.load_model(Path(path))
 
     # runs ----------------------------------------------------------------------------------
-    @property
-    def running(self) -> bool:
-        return self._cancel is not None
-
     def start_run(self) -> threading.Event:
         """Claim the single run slot; the returned event cancels the run."""
-        if self._cancel is not None:
+        if self.running:
             raise BurrowError("A question is already being answered; stop it first.")
         if self.workspace is None:
             raise WorkspaceError("Choose a workspace folder first (drop it here or click Browse).")
+        if self._state is ControllerState.LOADING_MODEL:
+            raise BurrowError(self.refusal())
         if self.model is None:
-            raise BurrowError("The model is not loaded yet.")
+            raise BurrowError("No model is loaded: choose one under Model.")
         self._cancel = threading.Event()
+        self._set_state(ControllerState.RUNNING)
         return self._cancel
 
     def stop_run(self) -> None:
-        if self._cancel is not None:
+        if self._state is ControllerState.RUNNING and self._cancel is not None:
             self._cancel.set()
+            self._set_state(ControllerState.STOPPING)
 
     def finish_run(self) -> None:
         self._cancel = None
+        self._set_state(ControllerState.IDLE)
 
-    def iter_run(self, question: str, cancel: threading.Event) -> Iterator[object]:
-        """The loop's events for one question (call from a worker thread)."""
+    def iter_run(self, question: str, cancel: threading.Event) -> Iterator[RunEvent]:
+        """The loop's events for one question, continuing the current chat (worker thread)."""
         from app.harness.session import Session
 
         assert self.workspace is not None and self.model is not None
+        chat = self.chat
         with Session.open(self.workspace, self.model, self.settings, paths=self.paths) as session:
-            yield from session.ask(question, cancel)
+            yield from session.ask(question, cancel, chat=chat)
+
+    def answered(self, chat_id: str, answer: AnswerCompleted) -> None:
+        """The chat continues from this answer (a stopped run adds nothing to it)."""
+        from app.harness.records import ChatSoFar
+
+        history = self.chat.history if self.chat and self.chat.chat_id == chat_id else ()
+        self.chat = ChatSoFar(chat_id, history + answer.transcript)
+
+    def new_chat(self) -> None:
+        self.chat = None
 
     # files and history ---------------------------------------------------------------------
     def read_file(self, rel: str) -> str:
@@ -265,12 +321,22 @@ class SessionController:
             raise WorkspaceError(f"{rel} is a binary file and cannot be shown.")
         return text_file.text
 
-    def list_runs(self, workspace: Path) -> list:
+    def list_runs(self, workspace: Path) -> HistoryLoad:
         from app.harness.records import RunStore
 
-        return RunStore(self.paths).list_runs(workspace)
+        store = RunStore(self.paths)
+        runs = store.list_runs(workspace)
+        return HistoryLoad(runs, len(store.set_aside))
 
-    def load_run(self, run_id: str) -> object:
+    def open_chat(self, run_id: str) -> list[RunRecord]:
+        """The records of the chat `run_id` belongs to, oldest first; the next question continues
+        that chat."""
         from app.harness.records import RunStore
 
-        return RunStore(self.paths).load(run_id)
+        if self.workspace is None:
+            raise WorkspaceError("No workspace is open.")
+        store = RunStore(self.paths)
+        chat = store.load_chat(self.workspace, run_id)
+        runs = [r for r in store.list_runs(self.workspace) if r.chat_id == chat.chat_id]
+        self.chat = chat
+        return [store.load(r.id) for r in sorted(runs, key=lambda r: (r.started_at, r.id))]

@@ -1,4 +1,5 @@
-"""The settings dialog. Pydantic decides what is valid; the dialog shows its refusal and stays open."""
+"""The settings dialog. Pydantic decides what is valid: the spin boxes take their ranges from the
+Settings model, and any refusal is shown with the field's name as the dialog labels it."""
 
 from __future__ import annotations
 
@@ -26,10 +27,13 @@ if TYPE_CHECKING:  # pydantic loads after the window shows (see app.gui.session)
 SettingsApplier = Callable[..., "Settings"]  # (**changes) -> saved Settings; raises SettingsError
 
 
-def _spin(value: int, accessible: str, maximum: int = 10_000_000) -> QSpinBox:
-    # wide ranges on purpose: the Settings model, not the widget, is the one source of limits
+def _spin(field: str, value: int, accessible: str) -> QSpinBox:
+    """A spin box whose range is exactly what the Settings model accepts for `field`."""
+    from app.settings import field_bounds
+
+    low, high = field_bounds(field)
     box = QSpinBox()
-    box.setRange(0, maximum)
+    box.setRange(int(low if low is not None else 0), int(high if high is not None else 2**31 - 1))
     box.setValue(value)
     box.setAccessibleName(accessible)
     return box
@@ -42,14 +46,16 @@ class SettingsDialog(QDialog):
         self.setAccessibleName("Settings")
         self._apply = apply
         self.saved: Settings | None = None
-        self.n_ctx = _spin(settings.n_ctx, "Context size in tokens")
-        self.n_threads = _spin(settings.n_threads, "Threads", 100_000)
+        from app.settings import field_bounds
+
+        self.n_ctx = _spin("n_ctx", settings.n_ctx, "Context size in tokens")
+        self.n_threads = _spin("n_threads", settings.n_threads, "Threads")
         self.temperature = QDoubleSpinBox()
-        self.temperature.setRange(0.0, 100.0)
+        self.temperature.setRange(*(float(b) for b in field_bounds("temperature")))
         self.temperature.setSingleStep(0.1)
         self.temperature.setValue(settings.temperature)
         self.temperature.setAccessibleName("Temperature")
-        self.max_steps = _spin(settings.max_steps, "Step budget", 100_000)
+        self.max_steps = _spin("max_steps", settings.max_steps, "Step budget")
         self.secrets_policy = QCheckBox("Refuse files that look like credentials")
         self.secrets_policy.setChecked(settings.secrets_policy)
         self.secrets_policy.setAccessibleName("Secrets policy")

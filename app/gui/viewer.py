@@ -1,4 +1,5 @@
-"""A read-only file viewer opened from a citation, scrolled to the cited lines and highlighting them.
+"""A read-only file viewer opened from a citation, scrolled to the cited lines and highlighting them,
+with the code coloured by pygments (the same styles as code in answers).
 
 It never opens files itself: the text comes from a reader bound to the Workspace, so the same
 confinement and secrets rules that bind the model bind the viewer.
@@ -9,12 +10,32 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QColor, QFontDatabase, QPainter, QPalette, QTextCursor, QTextFormat
-from PySide6.QtWidgets import QDialog, QLabel, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontDatabase,
+    QPainter,
+    QPalette,
+    QSyntaxHighlighter,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+    QTextFormat,
+)
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QPlainTextEdit,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.values import LineSpan
 
 CONTEXT_LINES = 3
+HIGHLIGHT_MAX_CHARS = 400_000  # larger files show uncoloured: lexing them would stall the window
 FileReader = Callable[[str], str]  # workspace-relative path -> text; raises BurrowError
 
 
@@ -60,6 +81,50 @@ class LineNumberedText(QPlainTextEdit):
         painter.end()
 
 
+class CodeHighlighter(QSyntaxHighlighter):
+    """Colours each line with pygments' tokens for the file's language (by its name).
+
+    Lines are lexed one at a time, so a string or comment spanning lines is coloured per line: a
+    viewer shows the file, it does not parse it.
+    """
+
+    def __init__(self, document: QTextDocument, file_name: str, dark: bool) -> None:
+        super().__init__(document)
+        from pygments.lexers import get_lexer_for_filename
+        from pygments.styles import get_style_by_name
+        from pygments.util import ClassNotFound
+
+        try:
+            self._lexer = get_lexer_for_filename(file_name, stripnl=False, ensurenl=False)
+        except ClassNotFound:
+            self._lexer = None
+        self._style = get_style_by_name("monokai" if dark else "friendly")
+        self._formats: dict[object, QTextCharFormat] = {}
+
+    @property
+    def language(self) -> str:
+        return self._lexer.name if self._lexer is not None else ""
+
+    def highlightBlock(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        if self._lexer is None:
+            return
+        position = 0
+        for token, value in self._lexer.get_tokens(text):
+            self.setFormat(position, len(value), self._format(token))
+            position += len(value)
+
+    def _format(self, token: object) -> QTextCharFormat:
+        if token not in self._formats:
+            style, fmt = self._style.style_for_token(token), QTextCharFormat()
+            if style["color"]:
+                fmt.setForeground(QColor(f"#{style['color']}"))
+            if style["bold"]:
+                fmt.setFontWeight(QFont.Weight.Bold)
+            fmt.setFontItalic(bool(style["italic"]))
+            self._formats[token] = fmt
+        return self._formats[token]
+
+
 class FileViewer(QDialog):
     def __init__(self, parent: QWidget | None = None, dark: bool = False) -> None:
         super().__init__(parent)
@@ -74,10 +139,15 @@ class FileViewer(QDialog):
         self.text.setAccessibleName("File contents")
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        self.buttons.rejected.connect(self.close)
+        self.buttons.button(QDialogButtonBox.StandardButton.Close).setAccessibleName("Close viewer")
         layout = QVBoxLayout(self)
         layout.addWidget(self.header)
         layout.addWidget(self.text)
+        layout.addWidget(self.buttons)
         self.span: LineSpan | None = None
+        self.highlighter: CodeHighlighter | None = None
 
     def show_span(self, span: LineSpan, content: str) -> None:
         """Show the file, highlight span's lines and scroll them into view."""
@@ -86,6 +156,11 @@ class FileViewer(QDialog):
         self.setWindowTitle(f"{span.path} (read-only)")
         self.header.setText(f"{span.path}, lines {span.start_line}–{span.end_line} of {total}")
         self.text.setPlainText(content)
+        if self.highlighter is not None:
+            self.highlighter.setDocument(None)
+        self.highlighter = None
+        if len(content) <= HIGHLIGHT_MAX_CHARS:
+            self.highlighter = CodeHighlighter(self.text.document(), span.path, self._dark)
         self._highlight(span)
 
     def _highlight(self, span: LineSpan) -> None:

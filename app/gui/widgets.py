@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QMimeData, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeyEvent
@@ -19,7 +20,9 @@ from PySide6.QtWidgets import (
 
 from app.errors import WorkspaceError
 from app.gui.session import workspace_from_drop
-from app.harness.events import ToolCallCompleted, ToolCallProposed, ToolCallRefused
+
+if TYPE_CHECKING:  # the harness loads with the first run, not before the window paints
+    from app.harness.events import ToolCallCompleted, ToolCallProposed, ToolCallRefused
 
 EXCERPT_CHARS = 600
 
@@ -122,6 +125,8 @@ class ActivityPanel(QTreeWidget):
         self.scrollToItem(item)
 
     def add_finished(self, event: ToolCallCompleted | ToolCallRefused) -> None:
+        from app.harness.events import ToolCallRefused
+
         item = self._items.get(event.call_id)
         if item is None:  # a refusal may come without a proposal (e.g. an unparseable call)
             item = QTreeWidgetItem([event.name, event.raw_arguments if isinstance(
@@ -131,6 +136,8 @@ class ActivityPanel(QTreeWidget):
         self._fill(item, event)
 
     def _fill(self, item: QTreeWidgetItem, event: ToolCallCompleted | ToolCallRefused) -> None:
+        from app.harness.events import ToolCallRefused
+
         if isinstance(event, ToolCallRefused):
             status, seconds, body = "refused", "", event.message
         else:

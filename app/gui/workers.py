@@ -6,21 +6,11 @@ nothing of Qt.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 
-from PySide6.QtCore import QObject, QThread, QTimer, Signal
+from PySide6.QtCore import QObject, QThread, Signal
 
 from app.errors import BurrowError
-from app.harness.events import (
-    AnswerCompleted,
-    ModelTextStreamed,
-    RunStarted,
-    RunStopped,
-    ToolCallCompleted,
-    ToolCallProposed,
-    ToolCallRefused,
-)
 
 
 class RunWorker(QThread):
@@ -40,6 +30,10 @@ class RunWorker(QThread):
         self._events = events
 
     def run(self) -> None:
+        # imported here, on the worker thread: the window's first paint does not need the harness
+        from app.harness import events
+
+        self._ev = events
         try:
             for event in self._events():
                 self._emit(event)
@@ -49,18 +43,19 @@ class RunWorker(QThread):
             self.runFailed.emit(f"The run failed unexpectedly: {type(exc).__name__}: {exc}")
 
     def _emit(self, event: object) -> None:
+        ev = self._ev
         self.eventReceived.emit(event)
-        if isinstance(event, ModelTextStreamed):
+        if isinstance(event, ev.ModelTextStreamed):
             self.textStreamed.emit(event.text)
-        elif isinstance(event, ToolCallProposed):
+        elif isinstance(event, ev.ToolCallProposed):
             self.toolCallProposed.emit(event)
-        elif isinstance(event, (ToolCallCompleted, ToolCallRefused)):
+        elif isinstance(event, (ev.ToolCallCompleted, ev.ToolCallRefused)):
             self.toolCallFinished.emit(event)
-        elif isinstance(event, AnswerCompleted):
+        elif isinstance(event, ev.AnswerCompleted):
             self.answerCompleted.emit(event)
-        elif isinstance(event, RunStopped):
+        elif isinstance(event, ev.RunStopped):
             self.runStopped.emit(event)
-        elif isinstance(event, RunStarted):
+        elif isinstance(event, ev.RunStarted):
             self.runStarted.emit(event)
 
 
@@ -83,32 +78,27 @@ class BackgroundCall(QThread):
             self.failed.emit(f"{type(exc).__name__}: {exc}")
 
 
-class StallMonitor(QObject):
-    """Measures the longest gap between UI event-loop ticks (for the benchmark's --timing).
+class Background(QObject):
+    """The window's blocking calls (model load, discovery, settings), each on its own thread; all
+    are waited for at shutdown, because a QThread must not outlive its window."""
 
-    A 10 ms timer fires on the UI thread; any gap well above 10 ms is time the UI thread was busy
-    and the window could not repaint or react.
-    """
-
-    def __init__(self, parent: QObject | None = None, interval_ms: int = 10) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._timer = QTimer(self)
-        self._timer.setInterval(interval_ms)
-        self._timer.timeout.connect(self._on_timer_timeout)
-        self._last = time.perf_counter()
-        self.longest_ms = 0.0
-        self.ticks = 0
+        self._threads: set[BackgroundCall] = set()
+        self.closing = False
 
-    def start(self) -> None:
-        self.longest_ms, self.ticks = 0.0, 0
-        self._last = time.perf_counter()
-        self._timer.start()
+    def run(self, call: Callable[[], object], on_ok: Callable[[object], None],
+            on_fail: Callable[[str], None]) -> None:
+        if self.closing:  # e.g. discovery queued by the last run's end while the window closes
+            return
+        worker = BackgroundCall(call, self)
+        worker.succeeded.connect(on_ok)
+        worker.failed.connect(on_fail)
+        worker.finished.connect(lambda w=worker: self._threads.discard(w))
+        self._threads.add(worker)
+        worker.start()
 
-    def stop(self) -> None:
-        self._timer.stop()
-
-    def _on_timer_timeout(self) -> None:
-        now = time.perf_counter()
-        self.longest_ms = max(self.longest_ms, (now - self._last) * 1000.0)
-        self._last = now
-        self.ticks += 1
+    def close(self) -> None:
+        self.closing = True
+        for worker in list(self._threads):
+            worker.wait()  # loads and discovery are bounded

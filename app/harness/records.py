@@ -172,6 +172,7 @@ class RunStore:
 
     def __init__(self, paths: AppPaths) -> None:
         self.root = paths.runs_dir
+        self.set_aside: list[Path] = []  # corrupt records this store moved out of the way
 
     def folder(self, workspace: str | Path) -> Path:
         return self.root / workspace_key(workspace)
@@ -221,6 +222,7 @@ class RunStore:
                 path.replace(aside)
             except OSError:
                 pass
+            self.set_aside.append(aside)
             log.warning("run record %s is corrupt (%s); set aside as %s", path.name, exc, aside.name)
             return None
 
@@ -277,4 +279,8 @@ def _apply(record: RunRecord, event: Any) -> None:
 
 
 def _now() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%S%z")
+    """Local time with microseconds: runs of one chat sort in order even within one second."""
+    now = time.time()
+    local = time.localtime(now)
+    return (time.strftime("%Y-%m-%dT%H:%M:%S", local) + f".{int(now % 1 * 1e6):06d}"
+            + time.strftime("%z", local))

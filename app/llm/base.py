@@ -121,6 +121,19 @@ class ModelInfo:
     source: str = ""  # default | catalog | user | lmstudio | gpt4all | jan | huggingface | ollama
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
+    @property
+    def size_text(self) -> str:
+        return model_size_text(self.size_bytes)
+
+
+def model_size_text(n: int) -> str:
+    """A model file's size in decimal units, as file managers show it: the picker and `models`
+    both use this, so one file has one size everywhere."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n} B"
+
 
 @dataclass(frozen=True)
 class PrefixWarm:

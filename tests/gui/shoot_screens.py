@@ -2,15 +2,18 @@
 
     Xvfb :99 -screen 0 1280x720x24 &
     DISPLAY=:99 QT_QPA_PLATFORM=xcb BURROW_HOME=$(mktemp -d) \
-        .venv/bin/python tests/gui/shoot_screens.py tests/fixtures/sample_project OUTDIR "question"
+        .venv/bin/python tests/gui/shoot_screens.py tests/fixtures/sample_project OUTDIR \
+        "question || follow-up" [light|dark]
 
-Opens the real window (real model, real loop) on the workspace, asks the question, and after each
-stage runs ImageMagick's `import -window root` to capture the whole X screen.
+Opens the real window (real model, real loop) on the workspace, asks the questions (separated by
+` || `, each continuing the chat), and after each stage runs ImageMagick's `import -window root`
+to capture the whole X screen. SHOT_SCRIPTED=1 uses a scripted model instead (layout check).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -27,8 +30,13 @@ SETTLE_MS = 700  # let the X server draw before capturing (a script, not a test)
 
 
 def shoot(out: Path, name: str) -> None:
+    """The whole X screen: ImageMagick's `import` where installed, else Qt's grab of the root."""
     QApplication.processEvents()
-    subprocess.run(["import", "-window", "root", str(out / f"{name}.png")], check=True)
+    path = out / f"{name}.png"
+    if shutil.which("import"):
+        subprocess.run(["import", "-window", "root", str(path)], check=True)
+    else:
+        QApplication.primaryScreen().grabWindow(0).save(str(path))
     print("captured", name, flush=True)
 
 
@@ -39,15 +47,23 @@ def main(workspace: str, out_dir: str, question: str, theme: str = "light") -> i
     controller = SessionController(app_paths())
     controller.apply_settings(theme=theme)
     window = MainWindow(controller)
-    window.dark = window.chat.dark = apply_theme(app, theme)
+    window.set_dark(apply_theme(app, theme))
     window.set_workspace(workspace)
     window.showMaximized()
+    questions = [q.strip() for q in question.split("||")]
+
+    def ask_next() -> None:
+        window.question.setPlainText(questions.pop(0))
+        window.runs.send()
 
     def on_loaded(_name: str) -> None:
-        window.question.setPlainText(question)
-        QTimer.singleShot(SETTLE_MS, lambda: (shoot(out, f"1-ready-{theme}"), window.runs.send()))
+        window.question.setPlainText(questions[0])
+        QTimer.singleShot(SETTLE_MS, lambda: (shoot(out, f"1-ready-{theme}"), ask_next()))
 
     def on_finished(_stop: object) -> None:
+        if questions:
+            QTimer.singleShot(0, ask_next)
+            return
         last = window.activity.topLevelItem(window.activity.topLevelItemCount() - 1)
         if last is not None:
             last.setExpanded(True)  # one result excerpt open; the other rows stay visible
@@ -55,9 +71,9 @@ def main(workspace: str, out_dir: str, question: str, theme: str = "light") -> i
 
     def after_answer() -> None:
         shoot(out, f"2-answer-{theme}")
-        answer = window.runs.last_answer
-        if answer and answer.citations:
-            window.open_citation(answer.citations[0])
+        cited = [c for turn in window.chat.turns for c in turn.citations or ()]
+        if cited:
+            window.open_citation(cited[0])
             QTimer.singleShot(SETTLE_MS, lambda: (shoot(out, f"3-viewer-{theme}"), app.exit(0)))
         else:
             app.exit(0)
@@ -76,12 +92,15 @@ def _load_scripted(window: MainWindow) -> None:
     from app.llm.scripted import ScriptedModel
 
     args = '{"path": "notekeeper/store.py"}'
-    window.controller.model = ScriptedModel([
+    model = ScriptedModel([
         ParsedReply("", (ParsedToolCall("read_file", {"path": "notekeeper/store.py"}, args),)),
         ParsedReply("The store keeps notes in a JSON file (notekeeper/store.py:1-20).\n\n"
                     "```python\nstore = NoteStore(path)\n```"),
+        ParsedReply("It is saved by `NoteManager.save_all()` in notekeeper/manager.py."),
     ], name="scripted (layout check)")
-    window._on_model_loaded(window.controller.model)
+    window.controller.end_model_load(model, "scripted")
+    window.model_picker.set_state(f"Ready: {model.name}")
+    window.modelLoaded.emit(model.name)
 
 
 if __name__ == "__main__":

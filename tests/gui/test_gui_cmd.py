@@ -100,3 +100,11 @@ def test_smoke_run_exits_cleanly_after_answering(tmp_path) -> None:
     assert proc.returncode == 0, proc.stderr[-3000:]
     report = json.loads(proc.stdout.strip().splitlines()[-1])
     assert report["stopped_reason"] == "answered" and report["tool_calls"]
+
+
+def test_version_is_printed_without_opening_a_window(tmp_path: Path) -> None:
+    from app import __version__
+
+    proc = subprocess.run([sys.executable, "-m", "app", "--version"], cwd=REPO,
+                          env=_env(tmp_path), capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.strip() == f"burrow {__version__}"

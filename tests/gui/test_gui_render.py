@@ -43,7 +43,16 @@ def test_model_picker_line_names_size_quantization_context_and_dialect() -> None
 
     info = ModelInfo(path="/m/x.gguf", name="SmolLM2 135M", size_bytes=98_362_432, parameters="135M",
                      quantization="Q4_1", context_length=8192, dialect="generic", source="default")
-    assert describe(info) == "SmolLM2 135M · 93.8 MB · 135M · Q4_1 · ctx 8192 · dialect generic · default"
+    assert describe(info) == "SmolLM2 135M · 98.4 MB · 135M · Q4_1 · ctx 8192 · dialect generic · default"
+
+
+def test_a_model_has_one_size_in_the_picker_and_in_models() -> None:
+    from app.cli.models_cmd import _row
+    from app.gui.model_picker import describe
+    from app.llm.base import ModelInfo
+
+    info = ModelInfo(path="/m/x.gguf", name="x", size_bytes=98_362_432)
+    assert _row(info)[1] == "98.4 MB" and " 98.4 MB " in describe(info)
 
 
 def test_the_window_links_exactly_what_the_harness_accepts_as_a_citation() -> None:

@@ -56,7 +56,7 @@ def click_first_citation(window: MainWindow, qtbot) -> None:
 def test_answer_activity_citation_viewer_and_history(window: MainWindow, qtbot, project: Path) -> None:
     window.set_workspace(str(project))
     window.controller.model = model = scripted()
-    window.runs.update_buttons()
+    window.update_buttons()
     stop = ask(window, qtbot, "where are numbers added?")
     assert stop.reason == "answered" and model.remaining == 0
     # the activity list shows the call, its arguments, ok and a duration; expanding shows the result

@@ -17,7 +17,7 @@ def test_one_folder_is_accepted(project: Path) -> None:
 
 
 @pytest.mark.parametrize("case, message", [
-    ("file", "is a file"), ("two", "one folder at a time"), ("missing", "no longer exists"),
+    ("file", "is a file"), ("two", "one folder at a time"), ("missing", "does not exist"),
     ("remote", "on this computer"), ("empty", "drop one folder"),
 ])
 def test_bad_drops_are_refused_with_a_reason(project: Path, case: str, message: str) -> None:
@@ -56,7 +56,7 @@ def test_settings_round_trip_through_the_config_file(home: Path) -> None:
 
 def test_invalid_setting_is_refused_and_nothing_is_saved(home: Path) -> None:
     controller = SessionController(app_paths())
-    with pytest.raises(SettingsError, match="n_ctx"):
+    with pytest.raises(SettingsError, match="Context size"):
         controller.apply_settings(n_ctx=100)
     assert controller.settings.n_ctx == 8192
     assert not app_paths().settings_file.exists()

@@ -70,3 +70,26 @@ def test_a_remote_model_shows_where_answers_are_computed(window) -> None:
     assert window.servers.remote.text() == "Answers computed on gpu-box.lan"
     window.servers.show_model(object())
     assert not window.servers.remote.isVisible()
+
+
+def test_a_remembered_server_model_is_loaded_at_start(qtbot, burrow_home: Path, llama_server: RunningServer) -> None:
+    from app.gui.main_window import MainWindow
+    from app.gui.session import ControllerState, SessionController
+    from app.paths import app_paths
+    from app.settings import Settings
+
+    key = ServerModelRef(llama_server.url, "smollm2-135m").key
+    settings = Settings(model_path=key, server_discovery_ports=(llama_server.port,), n_ctx=4096)
+    controller = SessionController(app_paths(), settings=settings, models_home=burrow_home / "none")
+    win = MainWindow(controller)
+    qtbot.addWidget(win)
+    seen: list[ControllerState] = []
+    controller.state_listeners.append(seen.append)
+    try:
+        with qtbot.waitSignal(win.modelLoaded, timeout=30000) as loaded:
+            win.start_background()
+        assert loaded.args[0] == f"smollm2-135m @ 127.0.0.1:{llama_server.port}"
+        assert controller.model_path == key and seen[:2] == ["loading model", "idle"]
+        assert win.model_picker.current_path() == key and not win.notice.text()
+    finally:
+        win.shutdown()

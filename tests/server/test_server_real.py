@@ -158,7 +158,7 @@ def test_a_model_the_server_does_not_have_is_named(llama_server: RunningServer, 
 
 def test_the_gui_controller_answers_through_the_server(llama_server: RunningServer, project: Path,
                                                       burrow_home: Path) -> None:
-    from app.gui.session import SessionController
+    from app.gui.session import ControllerState, SessionController
     from app.llm.server_backend import ServerModelRef
     from app.paths import app_paths
 
@@ -168,8 +168,11 @@ def test_the_gui_controller_answers_through_the_server(llama_server: RunningServ
     assert all(m.path.startswith("server:") for m in found)
     controller.set_workspace(project)
     key = ServerModelRef(llama_server.url, "smollm2-135m").key
+    controller.begin_model_load()  # a server entry goes through the states a file model does
     info, model = controller.describe_and_load(key, describe=True)
+    controller.end_model_load(model, key)
     assert info is None and controller.model is model and not model.is_remote
+    assert controller.model_path == key and controller.state is ControllerState.IDLE
     cancel = controller.start_run()
     try:
         events = list(controller.iter_run("What does notekeeper do?", cancel))
@@ -178,7 +181,7 @@ def test_the_gui_controller_answers_through_the_server(llama_server: RunningServ
     assert any(isinstance(e, ModelTextStreamed) for e in events)
     stop = events[-1]
     assert isinstance(stop, RunStopped) and stop.reason != "model_error", stop
-    assert len(controller.list_runs(project)) == 1
+    assert len(controller.list_runs(project).runs) == 1
 
 
 def test_models_lists_the_servers_models(llama_server: RunningServer, capsys) -> None:

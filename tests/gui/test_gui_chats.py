@@ -1,0 +1,121 @@
+"""Issue 14 in the window, through the real loop, tools and workspace with a scripted model: a chat
+keeps its turns, New chat forgets them, History reopens a chat to continue it, and every answer
+shows how far the workspace supports it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, Qt, QUrl
+from PySide6.QtGui import QGuiApplication, QHelpEvent, QTextCursor
+from PySide6.QtWidgets import QApplication, QToolTip
+
+from app.gui.main_window import MainWindow
+from app.harness.prompts import SUPPORT_LABELS
+from app.harness.support import Support
+from app.llm.scripted import ScriptedModel
+from tests.gui.test_gui_runs import ask, scripted
+
+
+def use_model(window: MainWindow, replies: list[str]) -> ScriptedModel:
+    window.controller.model = model = ScriptedModel(replies)
+    window.update_buttons()
+    return model
+
+
+def fragments(window: MainWindow) -> list[tuple[str, bool, str]]:
+    """(text, struck out, tooltip) of every run of text in the conversation."""
+    out, block = [], window.chat.document().begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fmt = it.fragment().charFormat()
+            out.append((it.fragment().text(), fmt.fontStrikeOut(), fmt.toolTip()))
+            it += 1
+        block = block.next()
+    return out
+
+
+def test_a_follow_up_sees_the_earlier_turn_and_new_chat_forgets_it(window: MainWindow, qtbot,
+                                                                    project: Path) -> None:
+    window.set_workspace(str(project))
+    model = use_model(window, ["Numbers are added by add in src/calc.py.", "Nowhere else.",
+                               "A tiny project."])
+    ask(window, qtbot, "where are numbers added?")
+    ask(window, qtbot, "and where is that called?")
+    assert "where are numbers added?" in model.prompts[1]
+    assert "Numbers are added by add" in model.prompts[1]  # the earlier answer, as it was
+    shown = window.chat.toPlainText()
+    assert "where are numbers added?" in shown and "and where is that called?" in shown
+    window.activateWindow()
+    qtbot.keyClick(window.question, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    assert window.chat.turns == [] and window.controller.chat is None
+    ask(window, qtbot, "what is this project?")
+    assert "where are numbers added?" not in model.prompts[2]
+
+
+def test_history_reopens_a_chat_and_the_next_question_continues_it(window: MainWindow, qtbot,
+                                                                   project: Path) -> None:
+    window.set_workspace(str(project))
+    model = use_model(window, ["First answer about src/calc.py.", "Second answer.", "Other chat.",
+                               "Continued."])
+    ask(window, qtbot, "first question?")
+    ask(window, qtbot, "second question?")
+    window.new_chat_button.click()
+    ask(window, qtbot, "other question?")
+    assert window.history.count() == 2  # one row per chat
+    assert "2 questions" in window.history.item(1).text()
+    window.history.itemClicked.emit(window.history.item(1))
+    assert [t.question for t in window.chat.turns] == ["first question?", "second question?"]
+    ask(window, qtbot, "third question?")
+    assert "second question?" in model.prompts[3] and "other question?" not in model.prompts[3]
+    assert window.history.count() == 2 and "3 questions" in window.history.item(0).text()
+
+
+def test_an_answer_without_sources_says_so_and_flags_invented_names(window: MainWindow, qtbot,
+                                                                   project: Path) -> None:
+    window.set_workspace(str(project))
+    use_model(window, ["Passwords are checked by `UserCredentials` in auth/login.py."])
+    ask(window, qtbot, "How does the login handler validate passwords?")
+    answer = window.runs.last_answer
+    assert answer.support is Support.NONE and "UserCredentials" in answer.unverified
+    shown = window.chat.toPlainText()
+    assert SUPPORT_LABELS[Support.NONE] in shown
+    assert "Sources" not in shown  # no unrelated lines presented as sources
+    assert shown.count("Not found in this workspace") == 1  # the harness's note is not repeated
+    struck = {text for text, strike, tip in fragments(window) if strike and "Not found" in tip}
+    assert {"UserCredentials", "auth/login.py"} <= struck
+    # reopened from History, the verdict is still there
+    window.history.itemClicked.emit(window.history.item(0))
+    assert SUPPORT_LABELS[Support.NONE] in window.chat.toPlainText()
+
+
+def test_a_supported_answer_shows_its_badge_and_copies(window: MainWindow, qtbot,
+                                                      project: Path) -> None:
+    window.set_workspace(str(project))
+    window.controller.model = scripted()  # reads src/calc.py, then cites the lines it read
+    window.update_buttons()
+    ask(window, qtbot, "where are numbers added?")
+    assert window.runs.last_answer.support is Support.SUPPORTED
+    assert SUPPORT_LABELS[Support.SUPPORTED] in window.chat.toPlainText()
+    assert not any(strike for _, strike, _ in fragments(window))
+    window.chat.anchorClicked.emit(QUrl("copy:0"))
+    assert QGuiApplication.clipboard().text().startswith("Numbers are added by `add`")
+    assert "add(1, 2)" in QGuiApplication.clipboard().text()
+    assert "copied" in window.status.text()
+
+
+def test_hovering_an_invented_name_says_it_is_not_in_the_workspace(window: MainWindow, qtbot,
+                                                                   project: Path) -> None:
+    window.set_workspace(str(project))
+    use_model(window, ["It is done by `UserCredentials`."])
+    ask(window, qtbot, "who checks passwords?")
+    chat = window.chat
+    cursor = QTextCursor(chat.document())
+    cursor.setPosition(chat.document().find("UserCredentials").selectionStart() + 2)
+    chat.setTextCursor(cursor)
+    chat.ensureCursorVisible()
+    point = chat.cursorRect(cursor).center()
+    hover = QHelpEvent(QEvent.Type.ToolTip, point, chat.viewport().mapToGlobal(point))
+    QApplication.sendEvent(chat.viewport(), hover)
+    assert "Not found in this workspace" in QToolTip.text()
