@@ -75,4 +75,4 @@ def test_model_picker_line_shows_the_eval_measurement_from_the_catalog() -> None
                      source="user", extra={"measured": {"correct": 30, "questions": 69,
                                                         "median_seconds": 12.4}})
     assert describe(info) == (
-        "Qwen · 468.6 MB · dialect hermes · eval 30/69 right, 12 s/question · user")
+        "Qwen · 491.4 MB · dialect hermes · eval 30/69 right, 12 s/question · user")
