@@ -4,6 +4,11 @@ Used to describe models found on disk (architecture, size, quantization, context
 and to validate a file before llama.cpp sees it, so a bad file gives a clear ModelLoadError
 instead of a crash inside C code. The file is memory-mapped, so skipping the big tokenizer
 arrays costs a walk over their lengths and nothing is read into memory wholesale.
+
+Kept instead of the `gguf` package (measured 2026-11-30, gguf 0.19.0, the 98 MB default model,
+whole process incl. interpreter start, 3 runs): this reader 0.14-0.18 s and 15 MB peak; gguf's
+GGUFReader 6.0-8.1 s and 196 MB (it imports numpy and builds every field and tensor record). The
+picker describes every model found on disk, so the gap is paid per file.
 """
 
 from __future__ import annotations
