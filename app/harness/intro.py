@@ -123,7 +123,8 @@ def _index_calls(question: str, settings: Settings) -> list[tuple[str, dict[str,
 
 def _readme_call(settings: Settings, known_paths: tuple[str, ...]) -> list[tuple[str, dict[str, Any], str]]:
     """The README's start: where a project says what it is (for questions about the whole)."""
-    readme = next((p for p in README_NAMES if p in known_paths), None)
+    by_lower = {p.lower(): p for p in known_paths if "/" not in p}  # express ships Readme.md
+    readme = next((by_lower[n.lower()] for n in README_NAMES if n.lower() in by_lower), None)
     if not readme or settings.intro_readme_lines <= 0:
         return []
     return [("read_file", {"path": readme, "max_lines": settings.intro_readme_lines},

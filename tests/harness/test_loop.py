@@ -326,3 +326,12 @@ def test_the_index_chunks_in_the_first_prompt_stay_within_their_token_budget(too
     assert 0 < model.count_tokens(shown) <= 60 and shown.startswith("notekeeper/config.py:1-")
     read = only(events, ev.ToolCallCompleted)[0]
     assert read.spans and read.spans[0].end_line < 14  # the first chunk, cut to fit
+
+
+def test_a_readme_in_any_case_is_the_readme(tools, project):
+    (project / "README.md").rename(project / "Readme.md")
+    settings = Settings(n_threads=1)
+    model = ScriptedModel(["It keeps notes."])
+    events = run(model, tools, settings, question="What does this project do?")
+    assert any(e.name == "read_file" and e.arguments["path"] == "Readme.md"
+               for e in only(events, ev.ToolCallCompleted))
