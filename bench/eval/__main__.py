@@ -155,13 +155,15 @@ def main(argv: list[str] | None = None) -> int:
 
 def rows_only(args: argparse.Namespace) -> int:
     """One run from row files (the first row of each question id wins)."""
+    from bench.eval.questions import load_questions
     from bench.eval.report import merge_results, run_key, summarize, write_table
 
     rows: dict[str, dict] = {}
     for source in args.from_rows:
         for row in json.loads(source.read_text(encoding="utf-8")):
             rows.setdefault(row["id"], row)
-    chosen = list(rows.values())
+    wanted = select([q for q in load_questions() if q.id in rows], args)  # same filters as a run
+    chosen = [rows[q.id] for q in wanted]
     policy = args.policy or "off"
     run = {"model": args.model, "policy": policy, "scope": args.scope, "summary": summarize(chosen),
            "note": f"assembled from {len(args.from_rows)} row files (processes side by side)",

@@ -47,7 +47,7 @@ def merge_results(path: Path, key: str, run: dict[str, Any]) -> dict[str, Any]:
     section.setdefault("runs", {})[key] = run
     section["table_markdown"] = markdown_table(section["runs"])
     tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    tmp.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
     tmp.replace(path)
     return section
 

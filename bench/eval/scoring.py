@@ -71,9 +71,11 @@ class FileIndex:
 def file_names(text: str) -> list[str]:
     """File-like names in an answer (URLs and product names like Node.js left out), in order."""
     found: list[str] = []
-    for match in _FILE_LIKE.finditer(_URL.sub(" ", text)):
+    text = _URL.sub(" ", text)
+    for match in _FILE_LIKE.finditer(text):
         name = match.group(1).rstrip(".")
-        if name.lower() not in NOT_FILES and name not in found:
+        called = f"{name}(" in text  # bodyParser.json(): a member called in code, not a file
+        if name.lower() not in NOT_FILES and not called and name not in found:
             found.append(name)
     return found
 

@@ -60,9 +60,10 @@ def test_invented_paths_are_file_names_the_code_base_lacks(codebase: Path) -> No
     assert invented_paths(answer, FileIndex.of(codebase)) == ["cmd/tasks.go", "setup.py"]
 
 
-def test_urls_module_names_and_product_names_are_not_files() -> None:
+def test_urls_module_names_product_names_and_calls_are_not_files() -> None:
     answer = ("Express runs on Node.js; see https://expressjs.com/guide.html. It calls "
-              "os.path.join and hashlib.sha1, version 1.0.1, and reads .env files.")
+              "os.path.join and hashlib.sha1, version 1.0.1, and reads .env files. "
+              "app.use(bodyParser.json()); the `bodyParser.json` middleware parses bodies.")
     assert file_names(answer) == []
 
 
