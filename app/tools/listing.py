@@ -45,6 +45,11 @@ def list_dir(ws: Workspace, args: ListDirArgs) -> ToolOutput:
         raise ToolExecutionError(f"{ws.normalize(args.path)} is a file, not a folder: use "
                                  f"{call_text('read_file', path=ws.normalize(args.path))}")
     listing = ws.list_tree(args.path, args.depth)
+    return ToolOutput("\n".join(_entry_lines(ws, args, listing)))
+
+
+def _entry_lines(ws: Workspace, args: ListDirArgs, listing: Listing) -> list[str]:
+    """A page of the folder's entries (binary files left out), what is hidden, and how to see more."""
     rel = ws.normalize(args.path)
     entries = [e for e in listing.entries if e.kind != "file" or not _is_binary(ws, e)]
     binary = len(listing.entries) - len(entries)
@@ -58,7 +63,7 @@ def list_dir(ws: Workspace, args: ListDirArgs) -> ToolOutput:
     if args.offset + len(page) < len(entries):
         lines.append(cut_note(f"showed entries {args.offset + 1}-{args.offset + len(page)} of {len(entries)}",
                               call_text("list_dir", path=rel, depth=args.depth, offset=args.offset + len(page))))
-    return ToolOutput("\n".join(lines))
+    return lines
 
 
 def find_files(ws: Workspace, args: FindFilesArgs) -> ToolOutput:
