@@ -59,11 +59,15 @@ def _entry_lines(ws: Workspace, args: ListDirArgs, listing: Listing) -> list[str
     lines += [_entry_line(e) for e in page]
     if binary:
         lines.append(f"skipped: {binary} binary files (read_file on one reports its type and size)")
-    lines += _hidden_lines(listing)
-    if args.offset + len(page) < len(entries):
-        lines.append(cut_note(f"showed entries {args.offset + 1}-{args.offset + len(page)} of {len(entries)}",
-                              call_text("list_dir", path=rel, depth=args.depth, offset=args.offset + len(page))))
-    return lines
+    return lines + _hidden_lines(listing) + _more_entries(args, rel, len(entries), len(page))
+
+
+def _more_entries(args: ListDirArgs, rel: str, count: int, shown: int) -> list[str]:
+    end = args.offset + shown
+    if end >= count:
+        return []
+    return [cut_note(f"showed entries {args.offset + 1}-{end} of {count}",
+                     call_text("list_dir", path=rel, depth=args.depth, offset=end))]
 
 
 def find_files(ws: Workspace, args: FindFilesArgs) -> ToolOutput:

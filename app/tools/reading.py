@@ -43,12 +43,16 @@ def read_file(ws: Workspace, args: ReadFileArgs) -> ToolOutput:
     """
     doc = ws.read_text(args.path)
     if doc.binary:
-        return ToolOutput(f"{doc.rel}: binary file ({doc.sniffed.kind}, {human_size(doc.size)}); "
-                          "its bytes are not shown.")
+        return _binary_note(doc)
     lines = split_lines(doc.text)
     if not lines:
         return ToolOutput(f"{doc.rel} (empty file, 0 lines)")
     return _numbered(ws, doc, lines, args)
+
+
+def _binary_note(doc: TextFile) -> ToolOutput:
+    return ToolOutput(f"{doc.rel}: binary file ({doc.sniffed.kind}, {human_size(doc.size)}); "
+                      "its bytes are not shown.")
 
 
 def _numbered(ws: Workspace, doc: TextFile, lines: list[str], args: ReadFileArgs) -> ToolOutput:
