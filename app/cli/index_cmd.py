@@ -12,6 +12,12 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from app.index.values import IndexStats
+    from app.settings import Settings
+    from app.workspace import Workspace
 
 USAGE_ERROR = 2
 _PROGRESS_EVERY_S = 0.2  # redraw the progress line at most this often
@@ -27,7 +33,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from app.errors import WorkspaceError
-    from app.index import CodeIndex
     from app.paths import app_paths
     from app.settings import load_settings
     from app.workspace import Workspace
@@ -39,17 +44,38 @@ def run(args: argparse.Namespace) -> int:
         print(f"python -m app index: {exc}", file=sys.stderr)
         return USAGE_ERROR
     with ws:
-        index = CodeIndex.open(ws, settings)
-        progress = ProgressLine()
-        stats = (index.rebuild if args.rebuild else index.refresh)(progress)
-        progress.finish()
-        where = (
-            str(index.database)
-            if index.database
-            else "(in memory: the data dir is inside the workspace)"
-        )
-        index.close()
-    report = {
+        stats, where = _index(ws, settings, rebuild=args.rebuild)
+    _print_report(stats, where, as_json=args.json)
+    return 0
+
+
+def _index(ws: Workspace, settings: Settings, *, rebuild: bool) -> tuple[IndexStats, str]:
+    """Build or refresh the index with a progress line; returns its stats and where it is stored."""
+    from app.index import CodeIndex
+
+    index = CodeIndex.open(ws, settings)
+    progress = ProgressLine()
+    stats = (index.rebuild if rebuild else index.refresh)(progress)
+    progress.finish()
+    where = str(index.database) if index.database else "(in memory: the data dir is inside the workspace)"
+    index.close()
+    return stats, where
+
+
+def _print_report(stats: IndexStats, where: str, *, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(_report(stats, where)))
+        return
+    print(
+        f"files {stats.files}, chunks {stats.chunks}, seconds {stats.seconds:.2f} "
+        f"({stats.changed} changed, {stats.removed} removed)"
+    )
+    if stats.truncated:
+        print("note: the walk stopped at the walk_max_entries setting; some files are not indexed")
+
+
+def _report(stats: IndexStats, where: str) -> dict[str, object]:
+    return {
         "files": stats.files,
         "chunks": stats.chunks,
         "seconds": round(stats.seconds, 3),
@@ -59,18 +85,6 @@ def run(args: argparse.Namespace) -> int:
         "truncated": stats.truncated,
         "database": where,
     }
-    if args.json:
-        print(json.dumps(report))
-    else:
-        print(
-            f"files {stats.files}, chunks {stats.chunks}, seconds {stats.seconds:.2f} "
-            f"({stats.changed} changed, {stats.removed} removed)"
-        )
-        if stats.truncated:
-            print(
-                "note: the walk stopped at the walk_max_entries setting; some files are not indexed"
-            )
-    return 0
 
 
 class ProgressLine:

@@ -36,20 +36,24 @@ def run(args: argparse.Namespace) -> int:
         if args.action == "list":
             return _list(args.json)
         if not args.path:
-            what = ("a catalog model name" if args.action == "install"
-                    else "the path of a .gguf file")
+            what = "a catalog model name" if args.action == "install" else "the path of a .gguf file"
             print(f"models {args.action}: give {what}", file=sys.stderr)
             return 2
-        if args.action == "install":
-            from app.cli.models_install import install
-
-            return install(args.path)
-        if args.action == "info":
-            return _info(Path(args.path), args.json)
-        return _check(Path(args.path), args.json)
+        return _on_path(args)
     except BurrowError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+
+
+def _on_path(args: argparse.Namespace) -> int:
+    """install, info or check, on the model name or file given."""
+    if args.action == "install":
+        from app.cli.models_install import install
+
+        return install(args.path)
+    if args.action == "info":
+        return _info(Path(args.path), args.json)
+    return _check(Path(args.path), args.json)
 
 
 def _row(info: ModelInfo) -> list[str]:

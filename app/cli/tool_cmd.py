@@ -14,6 +14,10 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from app.harness.calls import ToolExecutor
 
 USAGE_ERROR = 2
 
@@ -39,10 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.batch is not None and args.name is not None:
-        return _usage("give either NAME [JSON_ARGS] or --batch FILE, not both")
-    if args.batch is None and args.name is None and not args.list:
-        return _usage("give a tool NAME (with optional JSON_ARGS) or --batch FILE|-")
+    problem = _arg_problem(args)
+    if problem:
+        return _usage(problem)
     try:
         calls = _read_batch(args.batch) if args.batch is not None else []
     except (OSError, BatchLineError) as exc:
@@ -50,21 +53,38 @@ def run(args: argparse.Namespace) -> int:
     executor = _executor(args.workspace)
     if executor is None:
         return USAGE_ERROR
+    _serve(executor, args, calls)
+    return 0
+
+
+def _arg_problem(args: argparse.Namespace) -> str | None:
+    if args.batch is not None and args.name is not None:
+        return "give either NAME [JSON_ARGS] or --batch FILE, not both"
+    if args.batch is None and args.name is None and not args.list:
+        return "give a tool NAME (with optional JSON_ARGS) or --batch FILE|-"
+    return None
+
+
+def _serve(executor: ToolExecutor, args: argparse.Namespace, calls: list[BatchCall]) -> None:
+    """List the tools, run the one call named, or run the batch's calls."""
     if args.list:
         print(json.dumps(executor.schemas(), indent=2))
-        return 0
-    if args.batch is None:
+    elif args.batch is None:
         outcome = executor.run("cli", args.name, args.json_args)
         print(outcome.content)
         if not outcome.ok:
             print("(the call failed: ok=false)", file=sys.stderr)
-        return 0
+    else:
+        _run_batch(executor, calls)
+
+
+def _run_batch(executor: ToolExecutor, calls: list[BatchCall]) -> None:
+    """One JSON line per call, written as each call finishes."""
     for call in calls:
         outcome = executor.run(call.id, call.name, call.arguments)
         line = {"id": call.id, "ok": outcome.ok, "content": outcome.content}
         sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
         sys.stdout.flush()
-    return 0
 
 
 def _executor(workspace: str):

@@ -166,8 +166,12 @@ def _name(node) -> str | None:
     named = node.child_by_field_name("name")
     if named is not None:
         return _short(named)
-    declarator = node.child_by_field_name("declarator")
-    while declarator is not None:  # C/C++: the name is inside (pointer) function declarators
+    return _declarator_name(node.child_by_field_name("declarator"))
+
+
+def _declarator_name(declarator) -> str | None:
+    """C/C++: the name is inside (pointer) function declarators, the innermost one."""
+    while declarator is not None:
         inner = declarator.child_by_field_name("declarator")
         if inner is None:
             return _short(declarator)
@@ -240,9 +244,7 @@ def assigned_names(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(m.group(1) for m in _ASSIGNED.finditer(text)))
 
 
-def code_chunks(
-    lines: list[str], defs: list[Definition], max_lines: int, window: int, overlap: int
-) -> list[Chunk]:
+def code_chunks(lines: list[str], defs: list[Definition], max_lines: int, window: int, overlap: int) -> list[Chunk]:
     """Chunks for definitions (long ones split), class headers and the code between definitions."""
     chunks: list[Chunk] = []
     # owner of each line: '' module level, a class's name, or None inside a function
@@ -265,48 +267,44 @@ def _mark(covered: list[str | None], d: Definition, owner: str | None) -> None:
         covered[row] = owner
 
 
-def _leftovers(
-    lines: list[str],
-    covered: list[str | None],
-    owner: str,
-    kind: ChunkKind,
-    doc: str,
-    window: int,
-    overlap: int,
-) -> list[Chunk]:
+def _leftovers(lines: list[str], covered: list[str | None], owner: str, kind: ChunkKind, doc: str, window: int,
+               overlap: int) -> list[Chunk]:
     """Windows over the runs of lines that belong to `owner` itself and are not all blank."""
     chunks: list[Chunk] = []
+    for row, end in _runs(covered, owner):
+        first, last = _trimmed(lines, row, end)
+        if first <= last and any(any(ch.isalnum() for ch in lines[r]) for r in range(first, last + 1)):
+            chunks += spans(lines, first, last, kind, owner, doc, window, overlap)
+    return chunks
+
+
+def _runs(covered: list[str | None], owner: str) -> list[tuple[int, int]]:
+    """The first and last row of each unbroken run of rows that `owner` holds."""
+    runs: list[tuple[int, int]] = []
     row = 0
-    while row < len(lines):
+    while row < len(covered):
         if covered[row] != owner:
             row += 1
             continue
         end = row
-        while end + 1 < len(lines) and covered[end + 1] == owner:
+        while end + 1 < len(covered) and covered[end + 1] == owner:
             end += 1
-        first, last = row, end
-        while first <= last and not lines[first].strip():
-            first += 1
-        while last > first and not lines[last].strip():
-            last -= 1
-        if first <= last and any(
-            any(ch.isalnum() for ch in lines[r]) for r in range(first, last + 1)
-        ):
-            chunks += spans(lines, first, last, kind, owner, doc, window, overlap)
+        runs.append((row, end))
         row = end + 1
-    return chunks
+    return runs
 
 
-def spans(
-    lines: list[str],
-    start: int,
-    end: int,
-    kind: ChunkKind,
-    symbol: str,
-    doc: str,
-    size: int,
-    overlap: int,
-) -> list[Chunk]:
+def _trimmed(lines: list[str], first: int, last: int) -> tuple[int, int]:
+    """The rows without blank lines at either end (first > last when they are all blank)."""
+    while first <= last and not lines[first].strip():
+        first += 1
+    while last > first and not lines[last].strip():
+        last -= 1
+    return first, last
+
+
+def spans(lines: list[str], start: int, end: int, kind: ChunkKind, symbol: str, doc: str, size: int,
+          overlap: int) -> list[Chunk]:
     """One chunk for rows start..end, or overlapping windows of `size` when it is longer."""
     out: list[Chunk] = []
     while end > start and not lines[end].strip():
@@ -314,12 +312,14 @@ def spans(
     first = start
     while True:
         last = min(end, first + size - 1)
-        text = "\n".join(lines[first : last + 1])
-        names = assigned_names(text) if kind is ChunkKind.CODE else ()
-        what = ChunkKind.IMPORTS if kind is ChunkKind.CODE and mostly_imports(text) else kind
-        out.append(
-            Chunk(first + 1, last + 1, what, symbol, text, doc if first == start else "", names)
-        )
+        out.append(_window(lines, first, last, kind, symbol, doc if first == start else ""))
         if last >= end:
             return out
         first = max(first + 1, last + 1 - overlap)
+
+
+def _window(lines: list[str], first: int, last: int, kind: ChunkKind, symbol: str, doc: str) -> Chunk:
+    text = "\n".join(lines[first : last + 1])
+    names = assigned_names(text) if kind is ChunkKind.CODE else ()
+    what = ChunkKind.IMPORTS if kind is ChunkKind.CODE and mostly_imports(text) else kind
+    return Chunk(first + 1, last + 1, what, symbol, text, doc, names)

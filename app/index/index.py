@@ -113,29 +113,31 @@ class CodeIndex:
         seconds = time.perf_counter() - started
         return IndexStats(files, chunks, seconds, len(todo), len(gone), rebuilt, listing.truncated)
 
-    def _write(
-        self, todo: list[Entry], gone: list[int], known: dict, progress: Progress | None
-    ) -> None:
-        limits = _limits(self._settings)
-        step = self._settings.index_commit_files
+    def _write(self, todo: list[Entry], gone: list[int], known: dict, progress: Progress | None) -> None:
         self._store.begin()
         try:
             for file_id in gone:
                 self._store.remove_file(file_id)
-            for done, entry in enumerate(todo, 1):
-                if entry.rel in known:
-                    self._store.remove_file(known[entry.rel][0])
-                self._store.add_file(entry.rel, _state(entry), self._rows(entry, limits))
-                if done % step == 0:
-                    self._store.commit()
-                    self._store.begin()
-                if progress is not None:
-                    progress(done, len(todo))
+            self._write_files(todo, known, progress)
             self._store.mark_complete()
             self._store.commit()
         except BaseException:
             self._store.rollback()
             raise
+
+    def _write_files(self, todo: list[Entry], known: dict, progress: Progress | None) -> None:
+        """Replace each changed file's rows, committing every index_commit_files files."""
+        limits = _limits(self._settings)
+        step = self._settings.index_commit_files
+        for done, entry in enumerate(todo, 1):
+            if entry.rel in known:
+                self._store.remove_file(known[entry.rel][0])
+            self._store.add_file(entry.rel, _state(entry), self._rows(entry, limits))
+            if done % step == 0:
+                self._store.commit()
+                self._store.begin()
+            if progress is not None:
+                progress(done, len(todo))
 
     def _rows(self, entry: Entry, limits: ChunkLimits) -> list[ChunkRow]:
         """The file's chunks as rows; a file the rules refuse, binary or too big gives none."""
@@ -201,27 +203,17 @@ def _to_rows(rel: str, chunks: list[Chunk]) -> list[ChunkRow]:
     named: set[str] = set()
     rows: list[ChunkRow] = []
     for c in chunks:
-        names: list[tuple[str, bool]] = []
-        if c.kind in _DEFINITIONS and c.symbol and c.symbol not in named:
-            named.add(c.symbol)  # a long definition's later windows are not where it is defined
-            bare = c.symbol.rsplit(".", 1)[-1]
-            names += [(c.symbol.lower(), True)] + (
-                [(bare.lower(), True)] if bare != c.symbol else []
-            )
-        names += [(n.lower(), False) for n in c.names]
+        names = _definition_names(c, named) + [(n.lower(), False) for n in c.names]
         head = term_string(c.symbol + " " + " ".join(c.names))
-        rows.append(
-            ChunkRow(
-                c.start,
-                c.end,
-                c.kind.value,
-                c.symbol,
-                c.text,
-                head,
-                where,
-                term_string(c.doc),
-                term_string(c.text),
-                tuple(names),
-            )
-        )
+        rows.append(ChunkRow(c.start, c.end, c.kind.value, c.symbol, c.text, head, where, term_string(c.doc),
+                             term_string(c.text), tuple(names)))
     return rows
+
+
+def _definition_names(c: Chunk, named: set[str]) -> list[tuple[str, bool]]:
+    """The names a chunk defines (qualified and bare), only for the first chunk of its symbol."""
+    if c.kind not in _DEFINITIONS or not c.symbol or c.symbol in named:
+        return []
+    named.add(c.symbol)  # a long definition's later windows are not where it is defined
+    bare = c.symbol.rsplit(".", 1)[-1]
+    return [(c.symbol.lower(), True)] + ([(bare.lower(), True)] if bare != c.symbol else [])

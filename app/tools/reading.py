@@ -43,12 +43,21 @@ def read_file(ws: Workspace, args: ReadFileArgs) -> ToolOutput:
     """
     doc = ws.read_text(args.path)
     if doc.binary:
-        return ToolOutput(f"{doc.rel}: binary file ({doc.sniffed.kind}, {human_size(doc.size)}); "
-                          "its bytes are not shown.")
+        return _binary_note(doc)
     lines = split_lines(doc.text)
-    total = _total_text(doc, len(lines), ws.settings.file_scan_max_bytes)
     if not lines:
         return ToolOutput(f"{doc.rel} (empty file, 0 lines)")
+    return _numbered(ws, doc, lines, args)
+
+
+def _binary_note(doc: TextFile) -> ToolOutput:
+    return ToolOutput(f"{doc.rel}: binary file ({doc.sniffed.kind}, {human_size(doc.size)}); "
+                      "its bytes are not shown.")
+
+
+def _numbered(ws: Workspace, doc: TextFile, lines: list[str], args: ReadFileArgs) -> ToolOutput:
+    """The lines asked for under a header, with a pointer to the rest when they were cut."""
+    total = _total_text(doc, len(lines), ws.settings.file_scan_max_bytes)
     if args.start_line > len(lines):
         last = max(1, len(lines) - ws.settings.read_max_lines + 1)
         raise ToolExecutionError(f"{doc.rel} has {total} lines; start_line={args.start_line} is past the end. "
@@ -57,11 +66,16 @@ def read_file(ws: Workspace, args: ReadFileArgs) -> ToolOutput:
     end = args.start_line + shown - 1
     hits = tuple(TextHit(LineSpan(doc.rel, n, n), lines[n - 1]) for n in range(args.start_line, end + 1))
     header = f"{doc.rel} (lines {args.start_line}-{end} of {total}, {human_size(doc.size)}{_bom_note(doc)})"
-    parts = [header, *body]
-    if end < len(lines) or not doc.complete:
-        parts.append(cut_note(f"showed lines {args.start_line}-{end} of {total}",
-                              call_text("read_file", path=doc.rel, start_line=end + 1)))
+    parts = [header, *body, *_rest_note(doc, args.start_line, end, len(lines), total)]
     return ToolOutput("\n".join(parts), (LineSpan(doc.rel, args.start_line, end),), hits=hits)
+
+
+def _rest_note(doc: TextFile, start: int, end: int, count: int, total: str) -> list[str]:
+    """A pointer to the next line when the lines shown stop before the end of the file."""
+    if end >= count and doc.complete:
+        return []
+    more = call_text("read_file", path=doc.rel, start_line=end + 1)
+    return [cut_note(f"showed lines {start}-{end} of {total}", more)]
 
 
 def _window(ws: Workspace, lines: list[str], args: ReadFileArgs) -> tuple[int, list[str]]:

@@ -7,6 +7,8 @@ which applies every rule (confinement, secrets, hard links, binary). What rg saw
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -15,7 +17,7 @@ from app.errors import PathRefusedError, ToolExecutionError
 from app.tools.base import TextHit, ToolOutput
 from app.tools.calls_text import call_text, cut_note
 from app.tools.reading import clip_line, split_lines
-from app.tools.rg import find_rg, run_rg
+from app.tools.rg import RgRun, find_rg, run_rg
 from app.values import LineSpan
 from app.workspace import Workspace, human_size
 from app.workspace.lexical import has_control_chars
@@ -53,12 +55,22 @@ def search_text(ws: Workspace, args: SearchTextArgs) -> ToolOutput:
         offset: skip this many results.
     """
     rel = ws.normalize(args.path)
+    per_file = _per_file_cap(ws, args, rel)
+    run, hits = _search(ws, args, rel, per_file)
+    return _render(ws, args, rel, hits, per_file, run.timed_out, run.more)
+
+
+def _per_file_cap(ws: Workspace, args: SearchTextArgs, rel: str) -> int:
+    """Refuse a bad glob or an unsearchable file; how many hits to keep per file."""
     single_file = ws.kind(rel) == "file"
     _check_glob(args.glob)
     if single_file:
         _check_searchable(ws, rel)
+    return ws.settings.search_max_results if single_file else ws.settings.search_max_per_file
+
+
+def _search(ws: Workspace, args: SearchTextArgs, rel: str, per_file: int) -> tuple[RgRun, list[Hit]]:
     settings = ws.settings
-    per_file = settings.search_max_results if single_file else settings.search_max_per_file
     want = args.offset + settings.search_max_results + 1
     run = run_rg(_argv(ws, args, rel, per_file), ws.root_fd, ws.root, settings.search_timeout_s, want)
     if run.more:  # capped: which hits make the cut must not depend on rg's thread timing
@@ -68,7 +80,7 @@ def search_text(ws: Workspace, args: SearchTextArgs) -> ToolOutput:
     hits = sorted(_parse(ws, run.lines), key=lambda hit: (hit.rel.split("/"), hit.line))
     if not hits and run.returncode == 2 and run.stderr.strip():
         raise ToolExecutionError(_rg_error(run.stderr))
-    return _render(ws, args, rel, hits, per_file, run.timed_out, run.more)
+    return run, hits
 
 
 def _argv(ws: Workspace, args: SearchTextArgs, rel: str, per_file: int, sort: bool = False) -> list[str]:
@@ -143,25 +155,29 @@ def _lines(ws: Workspace, hits: list[Hit], per_file: int) -> tuple[list[TextHit]
     """The hits the workspace lets us show. A refused file (secret, hard link, unreadable) is left
     out without a trace: a count would let its content be probed one pattern at a time."""
     shown: list[TextHit] = []
-    capped: list[str] = []
+    capped: dict[str, None] = {}  # files with more than per_file hits, in order (an ordered set)
+    counts: Counter[str] = Counter()
+    for hit, line in _visible(ws, hits):
+        counts[hit.rel] += 1
+        if counts[hit.rel] > per_file:
+            capped[hit.rel] = None
+            continue
+        text = clip_line(line.strip(), ws.settings.read_max_line_chars)
+        shown.append(TextHit(LineSpan(hit.rel, hit.line, hit.line), text))
+    return shown, list(capped)
+
+
+def _visible(ws: Workspace, hits: list[Hit]) -> Iterator[tuple[Hit, str]]:
+    """Each hit the rules let us show, with its line's text (each file read once)."""
     texts: dict[str, list[str] | None] = {}
-    counts: dict[str, int] = {}
     for hit in hits:
         if ws.is_secret(hit.rel):
             continue  # silently: even a count would tell the model that a secret matched
         if hit.rel not in texts:
             texts[hit.rel] = _read_lines(ws, hit.rel)
         lines = texts[hit.rel]
-        if lines is None or hit.line > len(lines):
-            continue
-        counts[hit.rel] = counts.get(hit.rel, 0) + 1
-        if counts[hit.rel] > per_file:
-            if hit.rel not in capped:
-                capped.append(hit.rel)
-            continue
-        text = clip_line(lines[hit.line - 1].strip(), ws.settings.read_max_line_chars)
-        shown.append(TextHit(LineSpan(hit.rel, hit.line, hit.line), text))
-    return shown, capped
+        if lines is not None and hit.line <= len(lines):
+            yield hit, lines[hit.line - 1]
 
 
 def _read_lines(ws: Workspace, rel: str) -> list[str] | None:

@@ -12,39 +12,38 @@ from dataclasses import dataclass
 
 from pathspec import GitIgnoreSpec
 
+# Tried in order, so `**/` wins over `**`, and `**` over `*`.
+_GLOB_WILDCARDS = (("**/", "(?:.*/)?"), ("**", ".*"), ("*", "[^/]*"), ("?", "[^/]"))
+
 
 def _glob_to_regex(glob: str) -> str:
     out: list[str] = []
     i = 0
     while i < len(glob):
-        ch = glob[i]
-        if glob.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-            continue
-        if glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        if ch == "*":
-            out.append("[^/]*")
-        elif ch == "?":
-            out.append("[^/]")
-        elif ch == "[":
-            end = glob.find("]", i + 2)
-            if end == -1:
-                out.append(re.escape(ch))
-            else:
-                body = glob[i + 1:end].replace("\\", "\\\\")
-                out.append("[^" + body[1:] + "]" if body[:1] in "!^" and body else "[" + body + "]")
-                i = end
-        elif ch == "\\" and i + 1 < len(glob):
-            i += 1
-            out.append(re.escape(glob[i]))
-        else:
-            out.append(re.escape(ch))
-        i += 1
+        piece, i = _glob_token(glob, i)
+        out.append(piece)
     return "".join(out)
+
+
+def _glob_token(glob: str, i: int) -> tuple[str, int]:
+    """The regex for the glob token starting at `i`, and the index just after that token."""
+    for token, regex in _GLOB_WILDCARDS:
+        if glob.startswith(token, i):
+            return regex, i + len(token)
+    if glob[i] == "[":
+        return _glob_class(glob, i)
+    if glob[i] == "\\" and i + 1 < len(glob):
+        return re.escape(glob[i + 1]), i + 2
+    return re.escape(glob[i]), i + 1
+
+
+def _glob_class(glob: str, i: int) -> tuple[str, int]:
+    """A `[...]` class (`[!...]`, `[^...]` negated) at `i`; a `[` with no closing `]` is a literal."""
+    end = glob.find("]", i + 2)
+    if end == -1:
+        return re.escape("["), i + 1
+    body = glob[i + 1:end].replace("\\", "\\\\")
+    return ("[^" + body[1:] + "]" if body[:1] in "!^" and body else "[" + body + "]"), end + 1
 
 
 def glob_regex(glob: str) -> re.Pattern[str]:

@@ -71,39 +71,73 @@ class Openat2:
 
 def open_beneath_by_steps(root_fd: int, parts: tuple[str, ...], flags: int) -> int:
     """Portable fallback: resolve one component at a time relative to descriptors we hold."""
-    stack: list[int] = []  # directory fds we opened (the root is borrowed, never closed here)
-    pending = list(parts)
-    hops = 0
+    walk = _StepWalk(root_fd, list(parts))
     try:
-        while pending:
-            name = pending.pop(0)
-            current = stack[-1] if stack else root_fd
-            if name in ("", "."):
-                continue
-            if name == "..":
-                if not stack:
-                    raise EscapeError(errno.EXDEV, "path leads outside the workspace")
-                os.close(stack.pop())
-                continue
-            last = not pending
-            if last and flags & os.O_NOFOLLOW:
-                return os.open(name, flags | os.O_CLOEXEC, dir_fd=current)
-            target = _readlink_at(name, current)
-            if target is not None:
-                hops += 1
-                if hops > _MAX_SYMLINK_HOPS:
-                    raise OSError(errno.ELOOP, "too many levels of symbolic links")
-                if target.startswith("/"):
-                    raise EscapeError(errno.EXDEV, "absolute symlink leads outside the workspace")
-                pending[:0] = target.split("/")
-                continue
-            if last:
-                return os.open(name, flags | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=current)
-            stack.append(os.open(name, _O_PATHLESS_DIR, dir_fd=current))
-        return os.open(".", flags | os.O_CLOEXEC, dir_fd=stack[-1] if stack else root_fd)
+        return walk.open(flags)
     finally:
-        for fd in stack:
+        walk.close()
+
+
+@dataclass
+class _StepWalk:
+    """One fallback resolution: the directories opened so far and the components still to resolve."""
+
+    root_fd: int  # borrowed, never closed here
+    pending: list[str]
+    stack: list[int] = field(default_factory=list)  # directory fds we opened, closed by close()
+    hops: int = 0
+
+    @property
+    def current(self) -> int:
+        return self.stack[-1] if self.stack else self.root_fd
+
+    def open(self, flags: int) -> int:
+        while self.pending:
+            fd = self._step(self.pending.pop(0), flags)
+            if fd is not None:
+                return fd
+        return os.open(".", flags | os.O_CLOEXEC, dir_fd=self.current)
+
+    def close(self) -> None:
+        for fd in self.stack:
             os.close(fd)
+
+    def _step(self, name: str, flags: int) -> int | None:
+        """Resolve one component; the opened fd when it was the last one, else None."""
+        if name == "..":
+            self._up()
+        elif name not in ("", "."):
+            return self._enter(name, flags, last=not self.pending)
+        return None
+
+    def _up(self) -> None:
+        if not self.stack:
+            raise EscapeError(errno.EXDEV, "path leads outside the workspace")
+        os.close(self.stack.pop())
+
+    def _enter(self, name: str, flags: int, *, last: bool) -> int | None:
+        """Open the last name, descend into any other, or queue a symlink's target in its place."""
+        if last and flags & os.O_NOFOLLOW:
+            return os.open(name, flags | os.O_CLOEXEC, dir_fd=self.current)
+        if self._follow(name):
+            return None
+        if last:
+            return os.open(name, flags | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=self.current)
+        self.stack.append(os.open(name, _O_PATHLESS_DIR, dir_fd=self.current))
+        return None
+
+    def _follow(self, name: str) -> bool:
+        """Queue the symlink's target in place of `name`; False when `name` is not a symlink."""
+        target = _readlink_at(name, self.current)
+        if target is None:
+            return False
+        self.hops += 1
+        if self.hops > _MAX_SYMLINK_HOPS:
+            raise OSError(errno.ELOOP, "too many levels of symbolic links")
+        if target.startswith("/"):
+            raise EscapeError(errno.EXDEV, "absolute symlink leads outside the workspace")
+        self.pending[:0] = target.split("/")
+        return True
 
 
 def _readlink_at(name: str, dir_fd: int) -> str | None:

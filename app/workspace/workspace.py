@@ -202,30 +202,37 @@ class Workspace:
 
     def _classify(self, parts: tuple[str, ...], de: os.DirEntry, layers: tuple[IgnoreLayer, ...],
                   counter: Counter[str], files_only: bool) -> Entry | None:
-        name = de.name
-        if has_control_chars(name) or _undecodable(name):
+        if has_control_chars(de.name) or _undecodable(de.name):
             return _hide(counter, "unprintable")
-        rel = join_parts((*parts, name))
-        ignore = self.settings.respect_gitignore
+        rel = join_parts((*parts, de.name))
         try:
             if de.is_symlink():
                 return _hide(counter, "symlink") if files_only else Entry(rel, "symlink", 0, self._link_note(rel))
             if de.is_dir(follow_symlinks=False):
-                if name == ".git":
-                    return _hide(counter, "vcs")
-                if self._secrets.matches_dir(rel):
-                    return _hide(counter, "secret")
-                return _hide(counter, "ignored") if ignore and is_ignored(layers, rel, True) else Entry(rel, "dir")
+                return self._classify_dir(rel, de.name, layers, counter)
             if not de.is_file(follow_symlinks=False):
                 return _hide(counter, "special")
-            if self._secrets.matches(rel):
-                return _hide(counter, "secret")
-            if ignore and is_ignored(layers, rel, False):
-                return _hide(counter, "ignored")
-            st = de.stat(follow_symlinks=False)
-            return Entry(rel, "file", st.st_size, mtime_ns=st.st_mtime_ns, inode=st.st_ino)
+            return self._classify_file(rel, de, layers, counter)
         except OSError:  # vanished between listing and stat: leave it out, it no longer exists
             return None
+
+    def _classify_dir(self, rel: str, name: str, layers: tuple[IgnoreLayer, ...],
+                      counter: Counter[str]) -> Entry | None:
+        if name == ".git":
+            return _hide(counter, "vcs")
+        if self._secrets.matches_dir(rel):
+            return _hide(counter, "secret")
+        ignored = self.settings.respect_gitignore and is_ignored(layers, rel, True)
+        return _hide(counter, "ignored") if ignored else Entry(rel, "dir")
+
+    def _classify_file(self, rel: str, de: os.DirEntry, layers: tuple[IgnoreLayer, ...],
+                       counter: Counter[str]) -> Entry | None:
+        if self._secrets.matches(rel):
+            return _hide(counter, "secret")
+        if self.settings.respect_gitignore and is_ignored(layers, rel, False):
+            return _hide(counter, "ignored")
+        st = de.stat(follow_symlinks=False)
+        return Entry(rel, "file", st.st_size, mtime_ns=st.st_mtime_ns, inode=st.st_ino)
 
     def _link_note(self, rel: str) -> str:
         try:

@@ -84,9 +84,13 @@ def _object_rule(prefix: str, params: dict[str, Any], rules: list[str],
     if required:
         tail = " ".join(f'(", " {prefix}-{rule_name(k)})?' for k in optional)
         return f'"{{" {head} {tail} "}}"'
+    return _any_subset(prefix, optional)
+
+
+def _any_subset(prefix: str, optional: list[str]) -> str:
+    """No required key: any in-order subset of the optional ones, commas only between."""
     if not optional:
         return '"{}"'
-    # no required key: any in-order subset of the optional ones, commas only between
     choices = []
     for i, key in enumerate(optional):
         rest = " ".join(f'(", " {prefix}-{rule_name(k)})?' for k in optional[i + 1:])

@@ -146,23 +146,36 @@ class GenericDialect(TemplateDialect):
         if not tools and not force_answer:
             return None  # nothing to choose between; a grammar would only halve the speed
         answer = f'answer ::= [^{_class_escape(CALL_STARTS)}\\x00-\\x20] [^\\x00]*'
-        read = _paths_already_read(messages)
-        rules, calls = [answer], []
-        for tool in () if force_answer else tools:
+        offered = () if force_answer else tools
+        rules, calls = self._call_rules(offered, known_paths, _paths_already_read(messages))
+        if not calls:
+            return f"root ::= answer\n{answer}\n"
+        call_rule = "call ::= " + " | ".join(f"({c})" for c in calls)
+        root = "root ::= call\n" if require_tool else "root ::= call | answer\n"
+        return root + "\n".join([answer, *rules, call_rule]) + BASE_RULES
+
+    def _call_rules(self, tools: Sequence[ToolSpec], known_paths: Sequence[str],
+                    read: set[tuple[str, str]]) -> tuple[list[str], list[str]]:
+        """The argument rules, and one call rule per tool still worth offering."""
+        rules: list[str] = []
+        calls: list[str] = []
+        for tool in tools:
             fn = tool.get("function", tool)
-            paths = list(known_paths)
-            if _requires_path(fn):
-                paths = [p for p in known_paths if (fn["name"], p) not in read]
-                if known_paths and not paths:
-                    continue
+            paths = _offered_paths(fn, known_paths, read)
+            if paths is None:
+                continue
             args_rule, arg_rules = arguments_rules(tool, paths)
             rules.extend(arg_rules)
             calls.append(self.call_format.gbnf(fn["name"], args_rule))
-        if not calls:
-            return f"root ::= answer\n{answer}\n"
-        rules.append("call ::= " + " | ".join(f"({c})" for c in calls))
-        root = "root ::= call\n" if require_tool else "root ::= call | answer\n"
-        return root + "\n".join(rules) + BASE_RULES
+        return rules, calls
+
+
+def _offered_paths(fn: dict[str, Any], known_paths: Sequence[str], read: set[tuple[str, str]]) -> list[str] | None:
+    """The paths a call may name; None when the tool needs a path and every known one was read whole."""
+    if not _requires_path(fn):
+        return list(known_paths)
+    paths = [p for p in known_paths if (fn["name"], p) not in read]
+    return None if known_paths and not paths else paths
 
 
 def _requires_path(fn: dict[str, Any]) -> bool:
