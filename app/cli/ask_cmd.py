@@ -43,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from app.harness.session import Session, open_toolbox
     from app.paths import app_paths
     from app.settings import load_settings, update_settings
+    from app.tools.code_search import CodeSearch
 
     question = " ".join(args.question).strip()
     try:
@@ -52,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
         settings = load_settings(paths.settings_file)
         if args.max_steps is not None:
             settings = update_settings(settings, max_steps=args.max_steps)
-        tools = open_toolbox(args.workspace, settings)
+        code_search = CodeSearch()
+        tools = open_toolbox(args.workspace, settings, code_search=code_search)
     except BurrowError as exc:
         return _fail(f"ask: {exc}", EXIT_USAGE)
     try:
@@ -60,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     except (BurrowError, OSError, ValueError, ImportError) as exc:
         tools.workspace.close()
         return _fail(f"ask: could not load the model: {exc}", EXIT_MODEL_LOAD)
-    with Session(tools, model, settings, paths) as session:
+    with Session(tools, model, settings, paths, code_search) as session:
         try:
             chat = session.load_chat(args.continue_chat) if args.continue_chat else None
         except BurrowError as exc:
@@ -144,6 +146,11 @@ class _Printer:
             _finish_stream(event, self.streamed)
         elif isinstance(event, ev.RunStopped) and event.message and event.reason != "answered":
             _note(event.message)
+        elif isinstance(event, ev.IndexProgress):
+            _note(f"[indexing the workspace: {event.done}/{event.total} files]")
+        elif isinstance(event, ev.IndexReady) and (event.changed or event.removed):
+            _note(f"[index: {event.files} files, {event.chunks} chunks; {event.changed} read, "
+                  f"{event.removed} removed in {event.seconds:.1f} s]")
 
 
 def _echo(text: str) -> bool:

@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # the harness loads with the first run, not before the window
 READING_QUESTION = "Reading the question"
 READING_RESULTS = "Reading what {tool} returned"
 WRITING = "Writing the answer"
+INDEXING = "Indexing the workspace: {done} of {total} files"
 STOPPING = "Stopping"
 
 
@@ -130,6 +131,7 @@ class RunPresenter(QObject):
 
     def _wire(self, worker: RunWorker) -> None:
         worker.runStarted.connect(self._on_worker_runStarted)
+        worker.indexProgress.connect(self._on_worker_indexProgress)
         worker.textStreamed.connect(self._on_worker_textStreamed)
         worker.toolCallProposed.connect(self._on_worker_toolCallProposed)
         worker.toolCallFinished.connect(self._on_worker_toolCallFinished)
@@ -140,6 +142,12 @@ class RunPresenter(QObject):
 
     def _on_worker_runStarted(self, event: RunStarted) -> None:
         self._chat_id = event.chat_id or event.run_id
+
+    def _on_worker_indexProgress(self, event: object) -> None:
+        from app.harness.events import IndexProgress
+
+        if isinstance(event, IndexProgress):
+            self._phase(INDEXING.format(done=event.done, total=event.total))
 
     def _on_worker_textStreamed(self, text: str) -> None:
         self.streamed_chunks += 1

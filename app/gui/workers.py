@@ -24,6 +24,7 @@ class RunWorker(QThread):
     answerCompleted = Signal(object)
     runStopped = Signal(object)
     runFailed = Signal(str)  # our own error: the message is fit for the user
+    indexProgress = Signal(object)  # IndexProgress or IndexReady, before the question runs
 
     def __init__(self, events: Callable[[], Iterator[object]], parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -57,6 +58,8 @@ class RunWorker(QThread):
             self.runStopped.emit(event)
         elif isinstance(event, ev.RunStarted):
             self.runStarted.emit(event)
+        elif isinstance(event, (ev.IndexProgress, ev.IndexReady)):
+            self.indexProgress.emit(event)
 
 
 class BackgroundCall(QThread):

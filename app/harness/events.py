@@ -23,6 +23,25 @@ class StopReason(str, Enum):
 
 
 @dataclass(frozen=True)
+class IndexProgress:
+    """The code index is being brought up to date before a question (files done of files to do)."""
+
+    done: int
+    total: int
+
+
+@dataclass(frozen=True)
+class IndexReady:
+    """The code index is up to date: what it holds and what this refresh did."""
+
+    files: int
+    chunks: int
+    changed: int
+    removed: int
+    seconds: float
+
+
+@dataclass(frozen=True)
 class RunStarted:
     run_id: str
     question: str
@@ -118,7 +137,9 @@ class RunStopped:
 
 
 RunEvent = (
-    RunStarted
+    IndexProgress
+    | IndexReady
+    | RunStarted
     | PromptRendered
     | ModelTextStreamed
     | ModelTurnFinished

@@ -10,25 +10,33 @@ folder checks, which tools, which recorder) exists once:
 
 from __future__ import annotations
 
+import logging
+import queue
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 from app.errors import BurrowError
 from app.harness.calls import ToolExecutor
-from app.harness.events import RunEvent
+from app.harness.events import IndexProgress, IndexReady, RunEvent
 from app.harness.loop import run_question
 from app.harness.records import ChatSoFar, RunRecorder, RunStore
+from app.index.values import IndexStats
 from app.llm.base import ChatModel
 from app.paths import AppPaths
 from app.settings import Settings
-from app.tools.registry import ToolRegistry
+from app.tools.code_search import CodeSearch
+from app.tools.registry import ToolRegistry, default_tools
 from app.workspace import Workspace, check_folder
 
+log = logging.getLogger(__name__)
+PROGRESS_STEPS = 50  # progress events per refresh, at most (a big tree has thousands of files)
 
-def open_toolbox(folder: Path | str, settings: Settings,
-                 registry: ToolRegistry | None = None) -> ToolExecutor:
+
+def open_toolbox(folder: Path | str, settings: Settings, registry: ToolRegistry | None = None,
+                 code_search: CodeSearch | None = None) -> ToolExecutor:
     """The tools over a checked workspace folder (WorkspaceError says why a folder is refused)."""
+    registry = registry or default_tools(code_search)
     return ToolExecutor(Workspace(check_folder(folder), settings), settings, registry)
 
 
@@ -36,16 +44,18 @@ class Session:
     """A workspace with its tools and a loaded model; answers questions one at a time."""
 
     def __init__(self, tools: ToolExecutor, model: ChatModel, settings: Settings,
-                 paths: AppPaths | None = None) -> None:
+                 paths: AppPaths | None = None, code_search: CodeSearch | None = None) -> None:
         self.tools = tools
         self.model = model
         self.settings = settings
         self._paths = paths  # where runs are recorded; None records nothing (bench, tests)
+        self._code_search = code_search  # the index the tools search, refreshed before a question
 
     @classmethod
     def open(cls, folder: Path | str, model: ChatModel, settings: Settings, *,
              paths: AppPaths | None = None, registry: ToolRegistry | None = None) -> Session:
-        return cls(open_toolbox(folder, settings, registry), model, settings, paths)
+        code_search = CodeSearch() if registry is None else None
+        return cls(open_toolbox(folder, settings, registry, code_search), model, settings, paths, code_search)
 
     @property
     def workspace(self) -> Workspace:
@@ -56,9 +66,35 @@ class Session:
         """The run's events, the last one a RunStopped; the run is recorded when paths were given.
         With `chat`, the question continues that chat (its history is in the prompt)."""
         recorder = RunRecorder(self._paths) if self._paths is not None else None
-        return run_question(question, tools=self.tools, model=self.model, settings=self.settings,
-                            cancel=cancel, recorder=recorder, history=chat.history if chat else (),
-                            chat_id=chat.chat_id if chat else "")
+        yield from self._refresh_index()
+        yield from run_question(question, tools=self.tools, model=self.model, settings=self.settings,
+                                cancel=cancel, recorder=recorder, history=chat.history if chat else (),
+                                chat_id=chat.chat_id if chat else "")
+
+    def _refresh_index(self) -> Iterator[RunEvent]:
+        """Bring the code index up to date before the question (only changed files are read), with
+        progress; the build runs on its own thread so its progress can be yielded as it goes."""
+        if self._code_search is None:
+            return
+        updates: queue.Queue[tuple[int, int] | IndexStats | None] = queue.Queue()
+        worker = threading.Thread(target=self._refresh_into, args=(updates,), daemon=True)
+        worker.start()
+        shown = 0
+        while (item := updates.get()) is not None:
+            if isinstance(item, IndexStats):
+                yield IndexReady(item.files, item.chunks, item.changed, item.removed, item.seconds)
+            elif item[0] == item[1] or item[0] - shown >= max(1, item[1] // PROGRESS_STEPS):
+                shown = item[0]
+                yield IndexProgress(*item)
+        worker.join()
+
+    def _refresh_into(self, updates: queue.Queue) -> None:
+        try:
+            updates.put(self._code_search.refresh(self.workspace, lambda done, total: updates.put((done, total))))
+        except Exception:  # the index is a help: without it search_code says what failed
+            log.exception("refreshing the code index failed")
+        finally:
+            updates.put(None)
 
     def load_chat(self, ref: str) -> ChatSoFar:
         """A recorded chat of this workspace ("last" or a run id), to continue with ask(chat=...)."""

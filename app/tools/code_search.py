@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.errors import BurrowError
 from app.index import ChunkHit, CodeIndex
+from app.index.values import IndexStats, Progress
 from app.tools.base import TextHit, ToolOutput
 from app.tools.calls_text import call_text, cut_note
 from app.tools.reading import clip_line, split_lines
@@ -32,24 +33,31 @@ class SearchCodeArgs(BaseModel):
     limit: int = Field(8, ge=1, le=50, description="chunks to return at most")
 
 
-def open_refreshed(ws: Workspace) -> CodeIndex:
-    """The workspace's index, brought up to date (built on first use)."""
-    index = CodeIndex.open(ws, ws.settings)
-    index.refresh()
-    return index
+def open_index(ws: Workspace) -> CodeIndex:
+    return CodeIndex.open(ws, ws.settings)
 
 
 class CodeSearch:
-    """The search_code tool. Holds one index per workspace: refreshed when first asked, then reused,
-    so later calls in a session cost a query, not a walk of the tree."""
+    """The search_code tool. Holds one index per workspace: brought up to date once (by a session
+    before its question, with progress, or else when first asked), then reused, so later calls
+    cost a query, not a walk of the tree."""
 
-    def __init__(self, opener: IndexOpener = open_refreshed) -> None:
+    def __init__(self, opener: IndexOpener = open_index) -> None:
         self._opener = opener
         self._indexes: weakref.WeakKeyDictionary[Workspace, CodeIndex] = weakref.WeakKeyDictionary()
+        self._fresh: weakref.WeakSet[Workspace] = weakref.WeakSet()
 
-    def index_for(self, ws: Workspace) -> CodeIndex:
+    def refresh(self, ws: Workspace, progress: Progress | None = None) -> IndexStats:
+        """Bring the workspace's index up to date: only changed, added and removed files."""
         if ws not in self._indexes:
             self._indexes[ws] = self._opener(ws)
+        stats = self._indexes[ws].refresh(progress)
+        self._fresh.add(ws)
+        return stats
+
+    def index_for(self, ws: Workspace) -> CodeIndex:
+        if ws not in self._fresh:
+            self.refresh(ws)
         return self._indexes[ws]
 
     def search_code(self, ws: Workspace, args: SearchCodeArgs) -> ToolOutput:

@@ -5,13 +5,16 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
 from app.tools.base import ToolOutput
 from app.values import ToolSpec
 from app.workspace import Workspace
+
+if TYPE_CHECKING:  # the index (tree-sitter, sqlite) loads only when the tools are made
+    from app.tools.code_search import CodeSearch
 
 
 @dataclass(frozen=True)
@@ -61,8 +64,9 @@ def _strip_titles(schema: Any) -> Any:
     return schema
 
 
-def default_tools() -> ToolRegistry:
-    """The six read-only tools, in the order a model should usually reach for them."""
+def default_tools(code_search: CodeSearch | None = None) -> ToolRegistry:
+    """The six read-only tools, in the order a model should usually reach for them. A session passes
+    its own CodeSearch, to bring the index up to date (with progress) before a question."""
     from app.tools.code_search import CodeSearch, SearchCodeArgs
     from app.tools.listing import FindFilesArgs, ListDirArgs, find_files, list_dir
     from app.tools.outline import FileOutlineArgs, file_outline
@@ -75,5 +79,5 @@ def default_tools() -> ToolRegistry:
         Tool("search_text", SearchTextArgs, search_text),
         Tool("read_file", ReadFileArgs, read_file),
         Tool("file_outline", FileOutlineArgs, file_outline),
-        Tool("search_code", SearchCodeArgs, CodeSearch().search_code),
+        Tool("search_code", SearchCodeArgs, (code_search or CodeSearch()).search_code),
     ))

@@ -246,3 +246,32 @@ def test_the_viewer_colours_code_and_closes(qtbot) -> None:
 
 def test_the_intro_points_to_the_workspace_on_the_left(window: MainWindow) -> None:
     assert "workspace on the left" in window.chat.toPlainText()
+
+
+def test_indexing_progress_shows_in_the_status_line(qtbot, home: Path, tmp_path: Path) -> None:
+    """Issue 11: the first question of a workspace builds its index, and the window says how far."""
+    from app.harness.events import IndexProgress
+
+    window, loader = make_window(qtbot, tmp_path)
+    window.status.begin("Answering")
+    window.runs._on_worker_indexProgress(IndexProgress(40, 120))
+    assert "Indexing the workspace: 40 of 120 files" in window.status.text()
+
+
+def test_a_real_run_emits_index_progress_before_the_question(qtbot, home: Path, tmp_path: Path) -> None:
+    from app.gui.workers import RunWorker
+    from app.harness.session import Session
+    from app.settings import Settings
+
+    root = tmp_path / "proj"
+    root.mkdir()
+    for n in range(60):
+        (root / f"m{n}.py").write_text(f"def f{n}():\n    return {n}\n")
+    seen: list = []
+    session = Session.open(root, ScriptedModel(["f3 returns 3."]), Settings(n_threads=1))
+    worker = RunWorker(lambda: session.ask("what does f3 return?"))
+    worker.indexProgress.connect(seen.append)
+    with qtbot.waitSignal(worker.finished, timeout=60000):
+        worker.start()
+    session.close()
+    assert seen and seen[-1].files == 60 and any(getattr(e, "done", 0) == 60 for e in seen)
