@@ -92,8 +92,10 @@ start=$(date +%s)
 src=$(prepare_source)
 tmp=$(mktemp -d)
 # A persistent CMake build folder: a compile that was interrupted resumes where it stopped.
+# BUILD_NICE=10 yields the CPU to other work (a background compile); the default does not, because
+# `make setup` waits for this compile and at nice 10 it got under half a core on a busy machine.
 CMAKE_ARGS="$FLAGS" CMAKE_BUILD_PARALLEL_LEVEL="${JOBS:-$(nproc)}" \
-    nice -n 10 "$PY" -m pip wheel -q --no-deps -w "$tmp" \
+    nice -n "${BUILD_NICE:-0}" "$PY" -m pip wheel -q --no-deps -w "$tmp" \
         --config-settings=build-dir="$CACHE_ROOT/build/$KEY" "$src" >&2
 check_wheel "$tmp"/llama_cpp_python-*.whl
 mv "$tmp"/llama_cpp_python-*.whl "$WHEEL_DIR"/
