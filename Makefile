@@ -4,15 +4,24 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.burrow-installed
 MODEL := models/SmolLM2-135M-Instruct.Q4_1.gguf
+# llama-cpp-python, on Linux x86-64: the portable wheel the installer tests bundle, so one compile
+# (~6 min on 2 cores, then cached in ~/.cache/burrow-build) serves .venv and the bundle. `test` is
+# a reduced CPU variant set (x64 sse42 haswell); CPU_VARIANTS=all builds every variant (what
+# `make package` ships). Elsewhere pip compiles llama-cpp-python natively. See docs/packaging.md.
+CPU_VARIANTS ?= test
 
 .PHONY: setup run test lint bench package clean
 
 setup: $(STAMP) $(MODEL)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml packaging/build_portable_wheel.sh
 	@bash scripts/system_deps.sh
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
+	@if [ "$$(uname -sm)" = "Linux x86_64" ]; then \
+	  wheel=$$(PYTHON=$(PY) BURROW_CPU_VARIANTS=$(CPU_VARIANTS) bash packaging/build_portable_wheel.sh) && \
+	  echo "llama-cpp-python: $$wheel" && \
+	  $(PY) -m pip install -q --force-reinstall --no-deps "$$wheel"; fi
 	$(PY) -m pip install -q -e '.[dev]'
 	@touch $(STAMP)
 
@@ -23,7 +32,7 @@ run: setup
 	$(PY) -m app $(ARGS)
 
 test: setup
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
+	QT_QPA_PLATFORM=offscreen BURROW_CPU_VARIANTS=$(CPU_VARIANTS) $(PY) -m pytest $(PYTEST_ARGS)
 
 lint: setup
 	$(PY) -m ruff check app tests bench packaging scripts
@@ -33,7 +42,7 @@ bench: setup
 	$(PY) -m bench
 
 package: setup
-	bash packaging/build_linux.sh
+	BURROW_CPU_VARIANTS=all bash packaging/build_linux.sh
 
 clean:
 	rm -rf $(VENV) build dist packaging/build packaging/dist

@@ -20,6 +20,9 @@ ENV_FLAG = "BENCH_LLAMA_NO_EXTRA_BUFTS"
 
 _PROBE = """
 import sys, llama_cpp
+from pathlib import Path
+from app.llm.cpu_backends import load_cpu_variants
+load_cpu_variants(Path(llama_cpp.__file__).parent)  # the portable build's CPU code
 llm = llama_cpp.Llama(sys.argv[1], n_ctx=256, n_threads=1, verbose=False)
 llm.eval(llm.tokenize(b"hello world hello world"))
 """

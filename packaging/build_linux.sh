@@ -8,6 +8,9 @@
 # `--bundle-only` stops after PyInstaller (what the smoke test needs); `--no-tar` skips the tarballs;
 # `--package-only` packs the bundle already in packaging/build/pyi-dist without rebuilding it.
 # Build times go to packaging/dist/build-times.txt.
+# Environment: BURROW_CPU_VARIANTS (all, the default | test | a list; see build_portable_wheel.sh)
+# picks the llama.cpp CPU variants bundled; release installers use all. DEB_COMPRESSION=none packs
+# the .debs uncompressed (the packaging tests read them back; xz is most of their build time).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -33,31 +36,35 @@ timed() {  # timed <label> <command...>: run it and append "label: N s" to build
 }
 
 # --- 1. the build venv: the app's dependencies, PyInstaller, and the portable llama-cpp-python
-# It is separate from the developer's .venv, whose llama-cpp-python is compiled for this CPU only.
+# It is separate from the developer's .venv (which may hold a native llama-cpp-python on other
+# machines, or a different CPU variant set, and carries the dev tools).
 setup_venv() {
     [[ -x "$VENV/bin/python" ]] || python3 -m venv "$VENV"
-    local wheel deps stamp
-    wheel=$(PYTHON="$VENV/bin/python" bash "$HERE/build_portable_wheel.sh")
+    local deps stamp
+    WHEEL=$(PYTHON="$VENV/bin/python" bash "$HERE/build_portable_wheel.sh")
     deps=$("$VENV/bin/python" - <<'EOF'
 import tomllib
 p = tomllib.load(open("pyproject.toml", "rb"))["project"]
 print("\n".join(d for d in p["dependencies"] + p["optional-dependencies"]["package"] if not d.startswith("llama-cpp-python")))
 EOF
 )
-    stamp="$VENV/.burrow-$(printf '%s\n%s' "$deps" "$wheel" | sha256sum | cut -c1-12)"
+    stamp="$VENV/.burrow-$(printf '%s\n%s' "$deps" "$WHEEL" | sha256sum | cut -c1-12)"
     [[ -f "$stamp" ]] && return 0
     "$VENV/bin/python" -m pip install -q --upgrade pip >&2
     # shellcheck disable=SC2086
-    "$VENV/bin/python" -m pip install -q $deps >&2
-    "$VENV/bin/python" -m pip install -q --force-reinstall "$wheel" >&2
+    "$VENV/bin/python" -m pip install -q $deps "$WHEEL" >&2
+    # An installed llama-cpp-python of the same version counts as satisfied: replace it by this build.
+    "$VENV/bin/python" -m pip install -q --force-reinstall --no-deps "$WHEEL" >&2
     rm -f "$VENV"/.burrow-*
     touch "$stamp"
 }
 
 # --- 2. PyInstaller (onedir)
+# bundle.hash: the source hash (what the packaging tests compare), then the wheel's cache key, so a
+# bundle frozen with another CPU variant set (the tests' reduced one) is never shipped as a release.
 freeze() {
     local want
-    want=$("$VENV/bin/python" "$HERE/source_hash.py")
+    want="$("$VENV/bin/python" "$HERE/source_hash.py") $(basename "$(dirname "$WHEEL")")"
     if [[ -z "${FORCE:-}" && -x "$BUNDLE/burrow" && "$(cat "$BUILD/bundle.hash" 2>/dev/null)" == "$want" ]]; then
         echo "bundle is up to date ($want); FORCE=1 rebuilds it" >&2
         return 0
@@ -122,7 +129,7 @@ stage_app_deb() {
         "Burrow reads a folder you choose with read-only tools and answers with a local" \
         "GGUF model run in-process. Nothing leaves the machine. Install burrow-model-smollm2" \
         "for a default model that works with no network."
-    dpkg-deb --build --root-owner-group -Zxz -z"${XZ_LEVEL:-6}" "$root" "$DIST/burrow-assistant_${VERSION}_amd64.deb" >&2
+    dpkg-deb --build --root-owner-group $(compression "${XZ_LEVEL:-6}") "$root" "$DIST/burrow-assistant_${VERSION}_amd64.deb" >&2
 }
 
 stage_model_deb() {
@@ -136,7 +143,11 @@ stage_model_deb() {
         "Installs $MODEL_FILE to /opt/burrow-model, where Burrow finds it on" \
         "first start with no network. Apache-2.0 licensed weights by Hugging Face."
     # Quantised weights barely compress; -z1 saves a minute of xz for the same size.
-    dpkg-deb --build --root-owner-group -Zxz -z1 "$root" "$DIST/burrow-model-smollm2_${VERSION}_all.deb" >&2
+    dpkg-deb --build --root-owner-group $(compression 1) "$root" "$DIST/burrow-model-smollm2_${VERSION}_all.deb" >&2
+}
+
+compression() {  # compression <xz level>: dpkg-deb's flags
+    if [[ ${DEB_COMPRESSION:-xz} == none ]]; then echo "-Znone"; else echo "-Zxz -z$1"; fi
 }
 
 model_source() {
@@ -153,6 +164,7 @@ tarballs() {
 : > "$TIMES"
 if [[ $MODE != --package-only ]]; then
     timed "build venv (portable llama-cpp-python wheel from cache or compiled)" setup_venv
+    echo "llama-cpp-python: $WHEEL" | tee -a "$TIMES" >&2
     timed "pyinstaller" freeze
 fi
 [[ -x "$BUNDLE/burrow" ]] || { echo "no bundle in $BUNDLE" >&2; exit 1; }

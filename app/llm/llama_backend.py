@@ -38,6 +38,7 @@ from app.llm.base import (
     Usage,
 )
 from app.llm.catalog import catalog_name
+from app.llm.cpu_backends import load_cpu_variants
 from app.llm.dialects.base import Dialect
 from app.llm.gguf import GGUFHeader, read_header
 from app.llm.llama_state import load_state, save_state, state_file
@@ -73,10 +74,12 @@ def _llama_cpp() -> Any:
     GUI, other apps) spinning threads steal each other's cores and a 135M model dropped from
     ~10 to ~0.5 tokens/s in our measurements. Passive waiting costs nothing noticeable when idle.
     The variable must be set before libgomp loads; a user's own setting wins.
+    The portable build (what `make setup` installs) also needs its CPU code loaded: cpu_backends.
     """
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     import llama_cpp
 
+    load_cpu_variants(Path(llama_cpp.__file__).parent)
     return llama_cpp
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import llama_cpp
 
 from app.harness.prompts import SYSTEM_PROMPT
+from app.llm.cpu_backends import load_cpu_variants
 from app.llm.dialects import prompts
 from app.llm.dialects.callformats import FORMATS
 from app.llm.dialects.generic import GenericDialect
@@ -94,6 +95,7 @@ def run(llm, dialect) -> dict[str, int]:
 
 def main() -> None:
     # n_batch=1: on this build machine batched prompt evaluation dies with SIGILL (see notes)
+    load_cpu_variants(Path(llama_cpp.__file__).parent)  # the portable build's CPU code
     llm = llama_cpp.Llama(model_path=str(MODEL), n_ctx=4096, n_batch=1, verbose=False, seed=1)
     print(f"format   results   call right_file answered correct forced_correct (of {len(QUESTIONS)}) seconds")
     variants = [(f, "nudge", GenericDialect) for f in FORMATS] + [("json", "plain", NoNudge)]

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from app.llm.cpu_backends import load_cpu_variants
 from app.llm.dialects import dialect_for_template
 from app.llm.dialects.callformats import FORMATS
 from app.llm.dialects.generic import GenericDialect
@@ -31,6 +32,7 @@ def test_grammars_compile_in_llama_cpp(fmt, force):
 def llm():
     if not MODEL.is_file():
         pytest.skip("models/*.gguf absent")
+    load_cpu_variants(Path(llama_cpp.__file__).parent)  # the portable build's CPU code
     # n_batch=1: some build machines' llama.cpp dies (SIGILL) in batched prompt evaluation
     return llama_cpp.Llama(model_path=str(MODEL), n_ctx=2048, n_batch=1, verbose=False, seed=7)
 
