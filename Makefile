@@ -3,7 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.burrow-installed
-MODEL := models/SmolLM2-135M-Instruct.Q4_1.gguf
+# the default model (models/catalog.json "default") and the small model the real-model tests use
+MODELS := models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf models/SmolLM2-135M-Instruct.Q4_1.gguf
 # llama-cpp-python, on Linux x86-64: the portable wheel the installer tests bundle, so one compile
 # (~6 min on 2 cores, then cached in ~/.cache/burrow-build) serves .venv and the bundle. `test` is
 # a reduced CPU variant set (x64 sse42 haswell); CPU_VARIANTS=all builds every variant (what
@@ -12,7 +13,7 @@ CPU_VARIANTS ?= test
 
 .PHONY: setup run test lint bench package clean
 
-setup: $(STAMP) $(MODEL)
+setup: $(STAMP) $(MODELS)
 
 $(STAMP): pyproject.toml packaging/build_portable_wheel.sh
 	@bash scripts/system_deps.sh
@@ -25,8 +26,9 @@ $(STAMP): pyproject.toml packaging/build_portable_wheel.sh
 	$(PY) -m pip install -q -e '.[dev]'
 	@touch $(STAMP)
 
-$(MODEL): models/catalog.json | $(STAMP)
+$(MODELS) &: models/catalog.json | $(STAMP)
 	$(PY) scripts/fetch_default_model.py
+	@touch $(MODELS)
 
 run: setup
 	$(PY) -m app $(ARGS)

@@ -3,8 +3,8 @@
 #   packaging/dist/burrow-assistant_<ver>_amd64.deb    the app, under /opt/burrow, `burrow` on PATH
 #     (not "burrow": Debian already has a package of that name, LinkedIn's Kafka lag checker)
 #   packaging/dist/burrow-<ver>-linux-x86_64.tar.xz    the same bundle as a tarball
-#   packaging/dist/burrow-model-smollm2_<ver>_all.deb  the default model, /opt/burrow-model/
-#   packaging/dist/burrow-model-smollm2-<ver>.tar.xz   the same model as a tarball
+#   packaging/dist/burrow-model_<ver>_all.deb  the default model, /opt/burrow-model/
+#   packaging/dist/burrow-model-<ver>.tar.xz   the same model as a tarball
 # `--bundle-only` stops after PyInstaller (what the smoke test needs); `--no-tar` skips the tarballs;
 # `--package-only` packs the bundle already in packaging/build/pyi-dist without rebuilding it.
 # Build times go to packaging/dist/build-times.txt.
@@ -19,7 +19,8 @@ BUILD="$HERE/build"
 DIST="$HERE/dist"
 VENV="$BUILD/venv"
 BUNDLE="$BUILD/pyi-dist/burrow"
-MODEL_FILE="SmolLM2-135M-Instruct.Q4_1.gguf"
+MODEL_FILE=$(python3 -c "import json;c=json.load(open('$ROOT/models/catalog.json'));print(next(m['file'] for m in c['models'] if m['id']==c['default']))")
+MODEL_NAME=$(python3 -c "import json;c=json.load(open('$ROOT/models/catalog.json'));print(next(m['name'] for m in c['models'] if m['id']==c['default']))")
 MODE="${1:-all}"   # all | --bundle-only | --no-tar | --package-only
 case "$MODE" in all|--bundle-only|--no-tar|--package-only) ;; *) echo "usage: $0 [--bundle-only|--no-tar|--package-only]" >&2; exit 2 ;; esac
 
@@ -105,7 +106,7 @@ write_control() {  # write_control <root> <package> <arch> <depends> <descriptio
         echo "Maintainer: Burrow developers <burrow@localhost>"
         echo "Installed-Size: $size"
         [[ -n "$depends" ]] && echo "Depends: $depends"
-        [[ "$pkg" == burrow-assistant ]] && echo "Recommends: burrow-model-smollm2"
+        [[ "$pkg" == burrow-assistant ]] && echo "Recommends: burrow-model"
         echo "Section: devel"
         echo "Priority: optional"
         printf 'Description: %s\n' "$1"
@@ -127,7 +128,7 @@ stage_app_deb() {
     write_control "$root" burrow-assistant amd64 "$depends" \
         "Offline assistant that answers questions about a private codebase" \
         "Burrow reads a folder you choose with read-only tools and answers with a local" \
-        "GGUF model run in-process. Nothing leaves the machine. Install burrow-model-smollm2" \
+        "GGUF model run in-process. Nothing leaves the machine. Install burrow-model" \
         "for a default model that works with no network."
     dpkg-deb --build --root-owner-group $(compression "${XZ_LEVEL:-6}") "$root" "$DIST/burrow-assistant_${VERSION}_amd64.deb" >&2
 }
@@ -138,12 +139,12 @@ stage_model_deb() {
     rm -rf "$root"
     mkdir -p "$root/opt/burrow-model"
     install -m 644 "$gguf" "$root/opt/burrow-model/$MODEL_FILE"
-    write_control "$root" burrow-model-smollm2 all "" \
-        "Default model for Burrow: SmolLM2 135M Instruct (Q4_1 GGUF)" \
+    write_control "$root" burrow-model all "" \
+        "Default model for Burrow: $MODEL_NAME (GGUF)" \
         "Installs $MODEL_FILE to /opt/burrow-model, where Burrow finds it on" \
-        "first start with no network. Apache-2.0 licensed weights by Hugging Face."
+        "first start with no network. Apache-2.0 licensed weights."
     # Quantised weights barely compress; -z1 saves a minute of xz for the same size.
-    dpkg-deb --build --root-owner-group $(compression 1) "$root" "$DIST/burrow-model-smollm2_${VERSION}_all.deb" >&2
+    dpkg-deb --build --root-owner-group $(compression 1) "$root" "$DIST/burrow-model_${VERSION}_all.deb" >&2
 }
 
 compression() {  # compression <xz level>: dpkg-deb's flags
@@ -158,7 +159,7 @@ model_source() {
 
 tarballs() {
     tar -C "$BUILD/deb-app/opt" -cf - burrow | xz -T0 -6 > "$DIST/burrow-$VERSION-linux-x86_64.tar.xz"
-    tar -C "$BUILD/deb-model/opt" -cf - burrow-model | xz -T0 -1 > "$DIST/burrow-model-smollm2-$VERSION.tar.xz"
+    tar -C "$BUILD/deb-model/opt" -cf - burrow-model | xz -T0 -1 > "$DIST/burrow-model-$VERSION.tar.xz"
 }
 
 : > "$TIMES"

@@ -82,3 +82,18 @@ def test_the_default_model_answers_when_an_answer_is_forced(llm):
     dialect = dialect_for_template(llm.metadata.get("tokenizer.chat_template"))
     raw, reply = _reply(llm, dialect, CONVERSATION, ["README.md"], force=True)
     assert not reply.tool_calls and reply.content.strip()
+
+
+def test_hermes_grammars_compile_and_constrain_what_they_should():
+    """Qwen (Hermes): free output normally; a required call is one schema-valid call in the
+    template's layout with paths from the workspace; a forced answer cannot open a call."""
+    from app.llm.dialects.hermes import HermesDialect
+
+    dialect = HermesDialect(None)
+    assert dialect.grammar(TOOLS, ["README.md"]) is None
+    required = dialect.grammar(TOOLS, ["README.md", "src/app.py"], require_tool=True)
+    assert '"<tool_call>\\n{\\"name\\": \\"read_file\\"' in required and '"\\"src/app.py\\""' in required
+    forced = dialect.grammar(TOOLS, force_answer=True)
+    assert forced.startswith("root ::= answer") and "`" in forced.split("answer ::=")[1]
+    for text in (required, forced):
+        llama_cpp.LlamaGrammar.from_string(text, verbose=False)

@@ -11,6 +11,9 @@ from app.gui.session import SessionController
 from app.paths import app_paths
 
 REPO = Path(__file__).resolve().parents[2]
+# The window's real-model tests run the 98 MB SmolLM2 as "the default" (BURROW_MODEL, the first
+# place the default is looked for): they test the window's plumbing, and it answers in seconds.
+# The catalog's default model itself is tested end to end through `ask` (tests/e2e).
 DEFAULT_MODEL = REPO / "models" / "SmolLM2-135M-Instruct.Q4_1.gguf"
 SAMPLE_PROJECT = REPO / "tests" / "fixtures" / "sample_project"
 
@@ -21,7 +24,8 @@ def needs_real_model() -> None:
 
 
 @pytest.fixture
-def home(burrow_home: Path) -> Path:
+def home(burrow_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("BURROW_MODEL", str(DEFAULT_MODEL))
     return burrow_home
 
 

@@ -23,9 +23,10 @@ CHATML = ("{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }
 
 
 def test_catalog_names_the_default_model() -> None:
-    entry = load_catalog().default_entry()
-    assert entry.file == "SmolLM2-135M-Instruct.Q4_1.gguf"
-    assert entry.context_length == 8192 and len(entry.sha256) == 64
+    catalog = load_catalog()
+    entry = catalog.default_entry()
+    assert entry.file == "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"  # chosen by the eval (docs/eval.md)
+    assert entry.dialect == "hermes" and len(entry.sha256) == 64
 
 
 def test_broken_catalog_is_a_clear_error(tmp_path: Path) -> None:
@@ -37,7 +38,7 @@ def test_broken_catalog_is_a_clear_error(tmp_path: Path) -> None:
 def test_search_order(tmp_path: Path) -> None:
     env = {"BURROW_MODEL": str(tmp_path / "mine.gguf"), "BURROW_HOME": str(tmp_path / "h")}
     order = default_model_candidates(env)
-    name = "SmolLM2-135M-Instruct.Q4_1.gguf"
+    name = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
     assert order == [tmp_path / "mine.gguf", project_root() / "models" / name,
                      *(d / name for d in INSTALLED_MODEL_DIRS), tmp_path / "h" / "data" / "models" / name]
 
@@ -54,7 +55,8 @@ def test_env_override_to_a_missing_file_is_an_error(tmp_path: Path) -> None:
 
 @pytest.mark.real_model
 def test_repo_model_is_the_default(real_model_path: Path, tmp_path: Path) -> None:
-    assert default_model_path({"BURROW_HOME": str(tmp_path)}) == real_model_path
+    default = project_root() / "models" / load_catalog().default_entry().file
+    assert default_model_path({"BURROW_HOME": str(tmp_path)}) == default
 
 
 def _fake_home(home: Path) -> dict[str, Path]:
@@ -107,9 +109,10 @@ def test_symlinked_file_listed_once_and_dir_loops_are_safe(tmp_path: Path) -> No
 @pytest.mark.real_model
 def test_default_is_listed_first(real_model_path: Path, tmp_path: Path) -> None:
     found = discover_models(home=tmp_path / "empty-home")
-    assert found[0].source == "default" and found[0].path == str(real_model_path)
-    assert (found[0].architecture, found[0].quantization, found[0].parameters) == ("llama", "Q4_1", "135M")
-    assert found[0].dialect == "generic"
+    default = project_root() / "models" / load_catalog().default_entry().file
+    assert found[0].source == "default" and found[0].path == str(default)
+    assert (found[0].architecture, found[0].quantization) == ("qwen2", "Q4_K_M")
+    assert found[0].dialect == "hermes"
 
 
 def test_describe_model_with_chatml_template(tmp_path: Path) -> None:

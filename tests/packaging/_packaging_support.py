@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import platform
 import subprocess
@@ -15,7 +16,9 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGING = ROOT / "packaging"
 BUNDLE_DIR = PACKAGING / "build" / "pyi-dist" / "burrow"
 DIST = PACKAGING / "dist"
-MODEL = ROOT / "models" / "SmolLM2-135M-Instruct.Q4_1.gguf"
+# the default model (what the model package carries and the frozen app looks for)
+_CATALOG = json.loads((ROOT / "models" / "catalog.json").read_text(encoding="utf-8"))
+MODEL = ROOT / "models" / next(m["file"] for m in _CATALOG["models"] if m["id"] == _CATALOG["default"])
 # The portable wheel compile (first run on a machine) plus PyInstaller: far past pytest's default.
 BUILD_TIMEOUT_S = 5400
 # What the tests build unless the environment says otherwise: the reduced CPU variant set that

@@ -32,6 +32,6 @@ def debs(bundle: Path) -> dict[str, Path]:
     if not fresh(DIST / "debs.hash"):
         build("--no-tar")
     found = {"app": sorted(DIST.glob("burrow-assistant_*_amd64.deb")),
-             "model": sorted(DIST.glob("burrow-model-smollm2_*_all.deb"))}
+             "model": sorted(DIST.glob("burrow-model_*_all.deb"))}
     assert found["app"] and found["model"], f"no .debs in {DIST}"
     return {kind: paths[-1] for kind, paths in found.items()}

@@ -46,7 +46,7 @@ def test_app_deb_depends_on_what_qt_xcb_needs(debs: dict[str, Path]) -> None:
     assert _field(debs["app"], "Package") == "burrow-assistant"
     assert _field(debs["app"], "Architecture") == "amd64"
     assert XCB_DEPENDS <= _depends(debs["app"])
-    assert "burrow-model-smollm2" in _field(debs["app"], "Recommends")
+    assert "burrow-model" in _field(debs["app"], "Recommends")
 
 
 def test_model_deb_puts_the_default_model_where_the_app_looks(debs: dict[str, Path]) -> None:

@@ -47,7 +47,8 @@ def _block_calls(body: str) -> list[ParsedToolCall]:
 
 
 JSON_OPENINGS = ("{", "[{", "```json")
-ANSWER_RULE = "answer ::= [^<{\\x00-\\x20] [^\\x00]*"  # text that cannot open a call
+# text that cannot open a call: not a tag, an object, a list or a code fence (Qwen fences calls)
+ANSWER_RULE = "answer ::= [^<{[`\\x00-\\x20] [^\\x00]*"
 
 
 class HermesDialect(TemplateDialect):
