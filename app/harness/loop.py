@@ -167,6 +167,7 @@ class RunState:
     run_id: str = field(default_factory=new_run_id)
     messages: list[Message] = field(default_factory=list)
     seen_calls: set[tuple[str, str]] = field(default_factory=set)
+    refused_ids: set[str] = field(default_factory=set)  # calls validation refused or repeated
     force_reason: StopReason | None = None  # why the next turn must answer
     usage: Usage = field(default_factory=Usage)
     steps: int = 0
@@ -235,7 +236,8 @@ def fingerprint_span(tools: Toolbox, span: LineSpan) -> str | None:
 def _model_turn(run: RunState, step: int, cancel: threading.Event) -> Iterator[RunEvent]:
     """Stream one model turn (citations checked as text arrives); returns its TurnCompleted."""
     tools, require_tool = _offered(run)
-    request = TurnRequest(messages=tuple(run.messages), tools=tools, known_paths=run.known_paths,
+    messages = _without_refused(run) if run.force_reason is not None else tuple(run.messages)
+    request = TurnRequest(messages=messages, tools=tools, known_paths=run.known_paths,
                           force_answer=run.force_reason is not None, require_tool=require_tool,
                           max_tokens=run.settings.max_answer_tokens, temperature=run.settings.temperature)
     estimated = run.budget.measure(request.messages, request.tools)
@@ -276,6 +278,19 @@ def tool_policy(settings: Settings, model: ChatModel) -> str:
     if settings.tool_policy != "auto":
         return settings.tool_policy
     return measured_policy(model.name) or ("retrieval" if model.dialect_name == "generic" else "offered")
+
+
+def _without_refused(run: RunState) -> tuple[Message, ...]:
+    """The conversation without turns whose every call was refused (an unknown tool, bad
+    arguments, a repeat) and their results: when an answer is forced, a small model otherwise
+    answers about its own failed calls instead of the question."""
+    def refused(message: Message) -> bool:
+        if message.get("role") == "tool":
+            return message.get("tool_call_id") in run.refused_ids
+        calls = message.get("tool_calls") or []
+        return bool(calls) and all(c.get("id") in run.refused_ids for c in calls)
+
+    return tuple(m for m in run.messages if not refused(m))
 
 
 def _offered(run: RunState) -> tuple[tuple[ToolSpec, ...], bool]:
@@ -334,12 +349,14 @@ def _execute_calls(run: RunState, step: int, reply: ParsedReply,
             message = prompts.REPEATED_CALL.format(name=call.name)
             yield ToolCallRefused(step, call_id, call.name, call.raw_arguments, message)
             run.add_tool_result(call_id, call.name, message)
+            run.refused_ids.add(call_id)
             run.force_reason = StopReason.REPEATED_CALL
             continue
         run.seen_calls.add(key)
         outcome = run.tools.run(call_id, call.name, call.raw_arguments)
         run.add_tool_result(call_id, call.name, outcome.content)
         if outcome.refused:
+            run.refused_ids.add(call_id)
             yield ToolCallRefused(step, call_id, call.name, call.raw_arguments, outcome.content)
             continue
         run.evidence.add(outcome.spans, outcome.hits)

@@ -29,6 +29,8 @@ from app.values import LineSpan, Message
 log = logging.getLogger(__name__)
 
 EVENT_KINDS: dict[type, str] = {
+    ev.IndexProgress: "index_progress",
+    ev.IndexReady: "index_ready",
     ev.RunStarted: "run_started",
     ev.PromptRendered: "prompt",
     ev.ModelTextStreamed: "model_text",

@@ -64,7 +64,10 @@ def test_the_trace_holds_every_prompt_and_the_run_is_recorded(default_model, pro
     result = ask(project, "Which license does the project use?", "--max-steps", "3", trace=tmp_path / "t.jsonl")
     assert result.code == 0, result.stderr
     kinds = [e["event"] for e in result.trace]
-    assert kinds[0] == "run_started" and kinds[-1] == "stopped" and "prompt" in kinds
+    run = [k for k in kinds if not k.startswith("index_")]  # the index is brought up to date first
+    assert kinds[: len(kinds) - len(run)] == [k for k in kinds if k.startswith("index_")]
+    assert kinds[-len(run) - 1] == "index_ready" and run[0] == "run_started"
+    assert run[-1] == "stopped" and "prompt" in run
     assert all(e["text"].strip() for e in result.trace if e["event"] == "prompt")
     assert "Which license does the project use?" in next(e["text"] for e in result.trace if e["event"] == "prompt")
     assert kinds.count("prompt") <= 3

@@ -99,7 +99,9 @@ def test_smoke_run_exits_cleanly_after_answering(tmp_path) -> None:
         cwd=root, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     report = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert report["stopped_reason"] == "answered" and report["tool_calls"]
+    # answered, possibly after the model repeated a call and was made to answer
+    assert report["stopped_reason"] in ("answered", "repeated_call") and report["tool_calls"]
+    assert report["answer"].strip()
 
 
 def test_version_is_printed_without_opening_a_window(tmp_path: Path) -> None:

@@ -108,7 +108,8 @@ def test_a_repeated_call_is_told_then_an_answer_is_forced(tools, settings):
     events = run(model, tools, settings)
     refused = only(events, ev.ToolCallRefused)
     assert len(refused) == 1 and refused[0].message == prompts.REPEATED_CALL.format(name="read_file")
-    assert model.requests[2].messages[-1]["content"] == refused[0].message
+    forced = model.requests[2].messages  # the repeat and its refusal left out: the read's result is last
+    assert forced[-1]["role"] == "tool" and forced[-1]["content"].startswith("notekeeper/cli.py")
     assert [r.force_answer for r in model.requests] == [False, False, True]
     assert only(events, ev.AnswerCompleted) and events[-1].reason == "repeated_call"
 
@@ -335,3 +336,16 @@ def test_a_readme_in_any_case_is_the_readme(tools, project):
     events = run(model, tools, settings, question="What does this project do?")
     assert any(e.name == "read_file" and e.arguments["path"] == "Readme.md"
                for e in only(events, ev.ToolCallCompleted))
+
+
+def test_a_forced_answer_does_not_see_the_calls_that_were_refused(tools, settings):
+    """Qwen 0.5B sometimes calls a tool named after a file, then repeats it; the forced answer's
+    prompt leaves those refused turns out, so the model answers the question, not its mistakes."""
+    bogus = call("notekeeper/config.py", "b1", path="config.py")
+    again = call("notekeeper/config.py", "b2", path="config.py")
+    model = ScriptedModel([calls(bogus), calls(again), "MIT (pyproject.toml:10)."])
+    events = run(model, tools, settings, question="Which license?")
+    forced = model.requests[-1]
+    assert forced.force_answer and only(events, ev.AnswerCompleted)
+    assert not any(m.get("tool_calls") or m["role"] == "tool" for m in forced.messages)
+    assert len(model.requests[1].messages) > len(forced.messages)  # the refusal was shown before

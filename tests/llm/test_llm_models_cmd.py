@@ -51,7 +51,9 @@ def test_list_table_includes_the_default(real_model_path: Path, tmp_path: Path,
     monkeypatch.setenv("HOME", str(tmp_path))
     assert main(["models"]) == 0
     out = capsys.readouterr().out
-    assert "Q4_1" in out and "default" in out and str(real_model_path) in out
+    from app.llm.catalog import default_model_path
+
+    assert "Q4_K_M" in out and "default" in out and str(default_model_path()) in out
 
 
 @pytest.mark.real_model

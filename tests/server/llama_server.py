@@ -42,6 +42,18 @@ class RunningServer:
                 self.process.wait()
 
 
+# `python -m llama_cpp.server`, after registering ggml's CPU code: the portable llama-cpp-python
+# build `make setup` installs keeps it in per-CPU libraries that llama-cpp-python never loads
+# (app/llm/cpu_backends.py; a native build makes this a no-op).
+SERVER_MAIN = (
+    "import pathlib, runpy, sys, llama_cpp\n"
+    "from app.llm.cpu_backends import load_cpu_variants\n"
+    "load_cpu_variants(pathlib.Path(llama_cpp.__file__).parent)\n"
+    "sys.argv = ['llama_cpp.server', *sys.argv[1:]]\n"
+    "runpy.run_module('llama_cpp.server', run_name='__main__')\n"
+)
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -62,7 +74,7 @@ def start_server(log: Path, threads: int = 1) -> RunningServer:
     if not DEFAULT_MODEL.is_file():
         pytest.skip("the default model is not installed (run `make setup`)")
     port = free_port()
-    command = [sys.executable, "-m", "llama_cpp.server", "--model", str(DEFAULT_MODEL),
+    command = [sys.executable, "-c", SERVER_MAIN, "--model", str(DEFAULT_MODEL),
                "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(SERVER_N_CTX),
                "--n_threads", str(threads), "--model_alias", "smollm2-135m"]
     env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}
