@@ -26,18 +26,14 @@ class Evidence:
 
     fingerprint: Fingerprinter
     shown: dict[LineSpan, str | None] = field(default_factory=dict)
-    used: list[LineSpan] = field(default_factory=list)  # from the model's own successful calls
     lines: dict[LineSpan, str] = field(default_factory=dict)  # single lines shown, with their text
 
-    def add(self, spans: Iterable[LineSpan], hits: Iterable[TextHit] = (), *,
-            by_model: bool = True) -> None:
+    def add(self, spans: Iterable[LineSpan], hits: Iterable[TextHit] = ()) -> None:
         for hit in hits:
             self.lines.setdefault(hit.span, hit.text)
         for span in spans:
             if span not in self.shown:
                 self.shown[span] = self.fingerprint(span)
-            if by_model and span not in self.used:
-                self.used.append(span)
 
     def is_valid(self, citation: LineSpan) -> bool:
         """Shown in this run, sensible, and still the same on disk."""

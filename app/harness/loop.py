@@ -198,7 +198,7 @@ class RunState:
         for item in intro_reads(self.question, self.tools, self.settings, self.known_paths,
                                 self.weak_model, self.budget.tokens):
             if isinstance(item, IntroRead):
-                self.evidence.add(item.spans, item.hits, by_model=False)
+                self.evidence.add(item.spans, item.hits)
                 reads.append(item)
             else:
                 yield item
