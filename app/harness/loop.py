@@ -158,7 +158,7 @@ class RunState:
     tools: Toolbox
     settings: Settings
     specs: tuple[ToolSpec, ...]
-    known_paths: tuple[str, ...]
+    files: tuple[str, ...]  # the workspace's files (one walk a question), for names an answer uses
     budget: ContextBudget
     evidence: Evidence
     weak_model: bool
@@ -180,8 +180,12 @@ class RunState:
     def names(self) -> NameLookup:
         """Lookups of the names an answer mentions: files through the workspace listing, symbols
         through a literal search (both under the workspace rules)."""
-        files = self.tools.known_paths(self.settings.verify_paths_max)
-        return NameLookup(lambda name: _has_path(files, name), self._has_symbol)
+        return NameLookup(lambda name: _has_path(self.files, name), self._has_symbol)
+
+    @property
+    def known_paths(self) -> tuple[str, ...]:
+        """The files a path argument may name (the path grammar's list)."""
+        return self.files[: self.settings.known_paths_max]
 
     def _has_symbol(self, name: str) -> bool:
         last = name.rsplit(".", 1)[-1]
@@ -222,7 +226,8 @@ def new_run_state(question: str, tools: Toolbox, model: ChatModel, settings: Set
     return RunState(
         question=question, model=model, tools=tools, settings=settings,
         tool_policy=tool_policy(settings, model),
-        specs=tuple(tools.schemas()), known_paths=tools.known_paths(settings.known_paths_max),
+        specs=tuple(tools.schemas()),
+        files=tools.known_paths(max(settings.known_paths_max, settings.verify_paths_max)),
         budget=ContextBudget(model.count_tokens, max(256, limit)),
         evidence=Evidence(lambda span: fingerprint_span(tools, span)), weak_model=weak)
 
