@@ -35,6 +35,7 @@ def load_pair(ctx: BenchContext, settings: Any) -> tuple[Any, Any]:
     """Burrow's ChatModel and a raw llama_cpp.Llama built with exactly the backend's arguments."""
     import llama_cpp
 
+    from app.llm.cpu_backends import generation_threads
     from app.llm.gguf import read_header
     from app.llm.llama_backend import load_model
 
@@ -43,7 +44,8 @@ def load_pair(ctx: BenchContext, settings: Any) -> tuple[Any, Any]:
     n_batch = min(settings.n_batch, n_ctx)
     raw = llama_cpp.Llama(
         model_path=str(ctx.model_path), n_ctx=n_ctx, n_batch=n_batch, n_ubatch=n_batch,
-        n_threads=settings.n_threads, n_threads_batch=settings.n_threads, flash_attn=settings.flash_attn,
+        n_threads=generation_threads(settings.n_threads), n_threads_batch=settings.n_threads,  # as Burrow
+        flash_attn=settings.flash_attn,
         use_mmap=settings.use_mmap, n_gpu_layers=0, seed=settings.seed, verbose=False)
     return model, raw
 

@@ -38,7 +38,7 @@ from app.llm.base import (
     Usage,
 )
 from app.llm.catalog import catalog_name
-from app.llm.cpu_backends import load_cpu_variants
+from app.llm.cpu_backends import generation_threads, load_cpu_variants
 from app.llm.dialects.base import Dialect
 from app.llm.gguf import GGUFHeader, read_header
 from app.llm.llama_state import load_state, save_state, state_file
@@ -176,7 +176,7 @@ def _construct(path: Path, header: GGUFHeader, settings: Settings) -> Any:
         with _captured_log(log), _model_params(llama_cpp, extra):
             return llama_cpp.Llama(
                 model_path=str(path), n_ctx=n_ctx, n_batch=n_batch, n_ubatch=n_batch,
-                n_threads=settings.n_threads, n_threads_batch=settings.n_threads,
+                n_threads=generation_threads(settings.n_threads), n_threads_batch=settings.n_threads,
                 flash_attn=settings.flash_attn, use_mmap=settings.use_mmap, n_gpu_layers=0,
                 seed=settings.seed, verbose=False,
             )

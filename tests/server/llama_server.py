@@ -45,13 +45,7 @@ class RunningServer:
 # `python -m llama_cpp.server`, after registering ggml's CPU code: the portable llama-cpp-python
 # build `make setup` installs keeps it in per-CPU libraries that llama-cpp-python never loads
 # (app/llm/cpu_backends.py; a native build makes this a no-op).
-SERVER_MAIN = (
-    "import pathlib, runpy, sys, llama_cpp\n"
-    "from app.llm.cpu_backends import load_cpu_variants\n"
-    "load_cpu_variants(pathlib.Path(llama_cpp.__file__).parent)\n"
-    "sys.argv = ['llama_cpp.server', *sys.argv[1:]]\n"
-    "runpy.run_module('llama_cpp.server', run_name='__main__')\n"
-)
+SERVER_MAIN = ["-m", "app.llm.cpu_backends", "llama_cpp.server"]  # the CPU variants loaded first
 
 
 def free_port() -> int:
@@ -74,7 +68,7 @@ def start_server(log: Path, threads: int = 1) -> RunningServer:
     if not DEFAULT_MODEL.is_file():
         pytest.skip("the default model is not installed (run `make setup`)")
     port = free_port()
-    command = [sys.executable, "-c", SERVER_MAIN, "--model", str(DEFAULT_MODEL),
+    command = [sys.executable, *SERVER_MAIN, "--model", str(DEFAULT_MODEL),
                "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(SERVER_N_CTX),
                "--n_threads", str(threads), "--model_alias", "smollm2-135m"]
     env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}
