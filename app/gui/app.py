@@ -13,8 +13,7 @@ from PySide6.QtWidgets import QApplication
 from app.gui.main_window import MainWindow
 from app.gui.prefs import peek_theme
 from app.gui.session import SessionController
-from app.gui.status import NoticeKind
-from app.gui.theme import apply_theme
+from app.gui.theme import apply_theme, is_dark
 from app.paths import app_paths
 
 
@@ -29,19 +28,22 @@ class LaunchOptions:
 
 def launch(options: LaunchOptions) -> int:
     app = QApplication.instance() or QApplication([sys.argv[0]])
-    app.setApplicationName("Burrow")
-    controller = SessionController(app_paths())
-    window = MainWindow(controller, initial_model=options.model, settings_later=True)
-    window.set_dark(apply_theme(app, peek_theme(controller.paths.settings_file)))
-    window.show()
-    AfterFirstPaint(window, lambda: _on_window_shown(window, options)).arm()
-    if options.timing or options.smoke_question:
-        from app.gui import diagnostics
-
-        diagnostics.attach(window, options.smoke_question, options.timing)
+    window = open_window(app, options)
     code = app.exec()
     window.shutdown()  # whatever the last events started must end before Python tears Qt down
     return code
+
+
+def open_window(app: QApplication, options: LaunchOptions) -> MainWindow:
+    """Show the window in the theme's colours, empty: its views are built on the event-loop turn
+    after it first paints (see app.gui.layout for what that saves), then the slow parts start."""
+    app.setApplicationName("Burrow")
+    controller = SessionController(app_paths())
+    window = MainWindow(controller, initial_model=options.model, settings_later=True, build_later=True)
+    window.set_dark(apply_theme(app, peek_theme(controller.paths.settings_file), first_paint=True))
+    window.show()
+    AfterFirstPaint(window, lambda: _on_window_shown(window, options)).arm()
+    return window
 
 
 class AfterFirstPaint(QObject):
@@ -84,8 +86,21 @@ def _on_window_shown(window: MainWindow, options: LaunchOptions) -> None:
         from app.gui.diagnostics import report_window_shown
 
         report_window_shown(options.started_at)
+    _confirm_theme(window)
+    window.build()
+    if options.timing or options.smoke_question:
+        from app.gui import diagnostics
+
+        diagnostics.attach(window, options.smoke_question, options.timing)
     window.finish_startup()
     window.prepare_in_background(lambda: _adopt_settings_and_workspace(window, options))
+
+
+def _confirm_theme(window: MainWindow) -> None:
+    """The first paint guessed "system" from the desktop's palette; ask Qt now (rarely differs)."""
+    theme = peek_theme(window.controller.paths.settings_file)
+    if is_dark(theme) != window.dark:
+        window.set_dark(apply_theme(QApplication.instance(), theme))
 
 
 def _adopt_settings_and_workspace(window: MainWindow, options: LaunchOptions) -> None:
@@ -97,6 +112,7 @@ def _adopt_settings_and_workspace(window: MainWindow, options: LaunchOptions) ->
         window.set_dark(apply_theme(QApplication.instance(), theme))
     if options.workspace and not window.set_workspace(options.workspace) and options.smoke_question:
         from app.gui.diagnostics import emit_json
+        from app.gui.status import NoticeKind
 
         emit_json({"error": window.notice.notice(NoticeKind.WORKSPACE)})
         QApplication.instance().exit(2)

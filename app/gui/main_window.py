@@ -1,44 +1,35 @@
 """The main window: workspace, model and history on the left; conversation, activity and the
-question box on the right. All work happens on worker threads; this class only builds and wires
-views. What the user may do at any moment is the controller's state (app.gui.session)."""
+question box on the right. All work happens on worker threads; this class only wires views (laid
+out by app.gui.layout). What the user may do at any moment is the controller's state
+(app.gui.session)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import (
-    QApplication,
-    QComboBox,
-    QGroupBox,
-    QHBoxLayout,
-    QMainWindow,
-    QPushButton,
-    QSplitter,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QApplication, QMainWindow
 
 from app.errors import BurrowError
-from app.gui.chat_view import ChatView
-from app.gui.dialogs import Dialogs
-from app.gui.history import HistoryPanel
-from app.gui.model_picker import ModelPicker
-from app.gui.models import ModelPresenter
-from app.gui.runs import RunPresenter, RunViews
-from app.gui.server_models import ServerModels
 from app.gui.session import ControllerState, SessionController
-from app.gui.status import NoticeBar, NoticeKind, ProgressLine
-from app.gui.theme import apply_theme
-from app.gui.widgets import ActivityPanel, DropZone, QuestionEdit
+from app.gui.status import NoticeKind
 from app.gui.workers import Background
-from app.values import LineSpan
 
-if TYPE_CHECKING:  # imported when first opened: not needed to paint the window
+if TYPE_CHECKING:  # the views load in build(), after the first paint when the app launches
+    from PySide6.QtWidgets import QComboBox, QPushButton, QToolButton
+
+    from app.gui.chat_view import ChatView
+    from app.gui.dialogs import Dialogs
+    from app.gui.history import HistoryPanel
+    from app.gui.model_picker import ModelPicker
+    from app.gui.models import ModelPresenter
+    from app.gui.runs import RunPresenter
+    from app.gui.server_models import ServerModels
     from app.gui.settings_dialog import SettingsDialog
+    from app.gui.status import NoticeBar, ProgressLine
     from app.gui.viewer import FileViewer
+    from app.gui.widgets import ActivityPanel, DropZone, QuestionEdit
+    from app.values import LineSpan
 
 
 class MainWindow(QMainWindow):
@@ -47,31 +38,74 @@ class MainWindow(QMainWindow):
     modelsDiscovered = Signal(int)
     runFinished = Signal(object)  # the RunStopped event, or None when the run failed
     workspaceChanged = Signal(str)
+    viewsBuilt = Signal()
+
+    # the views, created by build() (app.gui.layout)
+    notice: NoticeBar
+    status: ProgressLine
+    drop_zone: DropZone
+    recent: QComboBox
+    model_picker: ModelPicker
+    servers: ServerModels
+    history: HistoryPanel
+    chat: ChatView
+    activity: ActivityPanel
+    activity_toggle: QToolButton
+    question: QuestionEdit
+    browse_button: QPushButton
+    settings_button: QPushButton
+    send_button: QPushButton
+    stop_button: QPushButton
+    new_chat_button: QPushButton
+    clear_button: QPushButton
+    dialogs: Dialogs
+    runs: RunPresenter
+    models: ModelPresenter
 
     def __init__(self, controller: SessionController, dialogs: Dialogs | None = None,
-                 initial_model: str | None = None, settings_later: bool = False) -> None:
-        """`settings_later`: the caller calls adopt_settings() once the window has painted."""
+                 initial_model: str | None = None, settings_later: bool = False,
+                 build_later: bool = False) -> None:
+        """`settings_later`: the caller calls adopt_settings() once the window has painted.
+        `build_later`: the window paints empty (in the theme's colours) and the caller calls
+        build() on the next event-loop turn; until then it has no views."""
         super().__init__()
         self.controller = controller
-        self.dialogs = dialogs or Dialogs(self)
         self.dark = False
+        self.built = False
         self.viewer: FileViewer | None = None
         self.background = Background(self)
         self._initial_model = initial_model
+        self._given_dialogs = dialogs
+        self._settings_later = settings_later
         self.setWindowTitle("Burrow")
         self.setAccessibleName("Burrow")
         self.resize(1280, 720)
         self.setMinimumSize(900, 560)
-        self._build()
-        self.runs = RunPresenter(controller, RunViews(self.chat, self.activity, self.question,
-                                                      self.notice, self.status), self)
-        self.models = ModelPresenter(controller, self.model_picker, self.notice, self.status,
+        if not build_later:
+            self.build()
+
+    def build(self) -> None:
+        """Create the views and their presenters, and wire them (once)."""
+        if self.built:
+            return
+        from app.gui import layout
+        from app.gui.dialogs import Dialogs
+        from app.gui.models import ModelPresenter
+        from app.gui.runs import RunPresenter, RunViews
+
+        self.dialogs = self._given_dialogs or Dialogs(self)
+        layout.build(self)
+        self.runs = RunPresenter(self.controller, RunViews(self.chat, self.activity, self.question,
+                                                           self.notice, self.status), self)
+        self.models = ModelPresenter(self.controller, self.model_picker, self.notice, self.status,
                                      self.dialogs, self.background, self)
         self._connect()
         self.refresh_recent()
         self.update_buttons()
-        if not settings_later:
+        self.built = True
+        if not self._settings_later:
             self.adopt_settings()
+        self.viewsBuilt.emit()
 
     def prepare_in_background(self, then) -> None:
         """Import pydantic, read the settings and import the run history's module on a worker
@@ -96,75 +130,13 @@ class MainWindow(QMainWindow):
         QApplication.instance().setWindowIcon(QIcon(str(icon)))
 
     def set_dark(self, dark: bool) -> None:
-        self.dark = self.chat.dark = dark
-
-    # layout ------------------------------------------------------------------------------
-    def _build(self) -> None:
-        self.notice = NoticeBar(self)
-        splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        splitter.addWidget(self._build_side())
-        splitter.addWidget(self._build_main())
-        splitter.setStretchFactor(1, 1)
-        splitter.setSizes([330, 950])
-        root = QWidget(self)
-        layout = QVBoxLayout(root)
-        layout.addWidget(self.notice)
-        layout.addWidget(splitter, 1)
-        self.setCentralWidget(root)
-
-    def _build_side(self) -> QWidget:
-        side = QWidget(self)
-        side.setMinimumWidth(260)
-        self.drop_zone = DropZone(side)
-        self.browse_button = _button("Browse…", "Browse for a workspace folder", side)
-        self.recent = QComboBox(side)
-        self.recent.setAccessibleName("Recent workspaces")
-        self.recent.setPlaceholderText("Recent workspaces")
-        ws_box = _group("Workspace", self.drop_zone, _row(self.browse_button, self.recent))
-        self.model_picker = ModelPicker(side)
-        self.servers = ServerModels(self.model_picker, self.controller.discover_servers,
-                                    self.background.run, side)
-        self.history = HistoryPanel(side)
-        self.settings_button = _button("Settings…", "Settings", side)
-        layout = QVBoxLayout(side)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(ws_box)
-        layout.addWidget(_group("Model", self.model_picker, self.servers))
-        layout.addWidget(_group("History", self.history), 1)
-        layout.addWidget(self.settings_button)
-        return side
-
-    def _build_main(self) -> QWidget:
-        main = QWidget(self)
-        self.chat = ChatView(main)
-        self.activity = ActivityPanel(main)
-        self.activity_toggle = _toggle("Tool activity", "Show or hide tool activity", main)
-        self.question = QuestionEdit(main)
-        self.question.setMaximumHeight(90)
-        self.send_button = _button("Send", "Send question", main)
-        self.stop_button = _button("Stop", "Stop answering", main)
-        self.new_chat_button = _button("New chat", "New chat: clear the conversation", main)
-        self.new_chat_button.setToolTip("Clear the conversation and start a new chat (Ctrl+N)")
-        self.status = ProgressLine(main)
-        self.status.end("Drop a folder to begin.")
-        split = QSplitter(Qt.Orientation.Vertical, main)
-        split.addWidget(self.chat)
-        split.addWidget(_holder(self.activity_toggle, self.activity))
-        split.setSizes([430, 200])
-        buttons = QVBoxLayout()
-        for button in (self.send_button, self.stop_button, self.new_chat_button):
-            buttons.addWidget(button)
-        ask = QHBoxLayout()
-        ask.addWidget(self.question, 1)
-        ask.addLayout(buttons)
-        layout = QVBoxLayout(main)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(split, 1)
-        layout.addLayout(ask)
-        layout.addWidget(self.status)
-        return main
+        self.dark = dark
+        if self.built:
+            self.chat.dark = dark
 
     def _connect(self) -> None:
+        from PySide6.QtGui import QKeySequence, QShortcut
+
         self.drop_zone.folderDropped.connect(self.set_workspace)
         self.drop_zone.dropRefused.connect(lambda text: self.notice.put(NoticeKind.WORKSPACE, text))
         self.browse_button.clicked.connect(self._on_browse_button_clicked)
@@ -180,6 +152,7 @@ class MainWindow(QMainWindow):
         self.send_button.clicked.connect(self.runs.send)
         self.stop_button.clicked.connect(self.runs.stop)
         self.new_chat_button.clicked.connect(self.runs.new_chat)
+        self.clear_button.clicked.connect(self.runs.clear_view)
         self.runs.runFinished.connect(self._on_runs_runFinished)
         self.models.loaded.connect(lambda _name: self.servers.show_model(self.controller.model))
         self.models.loaded.connect(self.modelLoaded)
@@ -187,8 +160,9 @@ class MainWindow(QMainWindow):
         self.models.failed.connect(self.modelFailed)
         self.models.discovered.connect(self.modelsDiscovered)
         self.controller.state_listeners.append(lambda _state: self.update_buttons())
-        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.runs.stop)
+        QShortcut(QKeySequence("Esc"), self, activated=self.runs.stop)
         QShortcut(QKeySequence("Ctrl+N"), self, activated=self.runs.new_chat)
+        QShortcut(QKeySequence("Ctrl+L"), self, activated=self.runs.clear_view)
 
     def update_buttons(self) -> None:
         """Enable what the controller's state allows."""
@@ -196,6 +170,7 @@ class MainWindow(QMainWindow):
         self.send_button.setEnabled(c.can_send)
         self.stop_button.setEnabled(c.state is ControllerState.RUNNING)
         self.new_chat_button.setEnabled(not c.running)
+        self.clear_button.setEnabled(not c.running)
         self.model_picker.set_busy(not c.can_change_model)
         for widget in (self.drop_zone, self.browse_button, self.recent):
             widget.setEnabled(c.can_change_workspace)
@@ -239,6 +214,8 @@ class MainWindow(QMainWindow):
             f"set aside (renamed to *.json.corrupt in {self.controller.paths.runs_dir})."))
 
     def refresh_recent(self) -> None:
+        from PySide6.QtCore import Qt
+
         self.recent.clear()
         for folder in self.controller.recent.load():
             self.recent.addItem(folder.name, str(folder))
@@ -269,8 +246,10 @@ class MainWindow(QMainWindow):
         self.models.load(path, remember)
 
     def _on_activity_toggle_toggled(self, shown: bool) -> None:
+        from app.gui.layout import set_arrow
+
         self.activity.setVisible(shown)
-        self.activity_toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+        set_arrow(self.activity_toggle, shown)
 
     # settings, citations -----------------------------------------------------------------
     def open_settings(self) -> SettingsDialog:
@@ -282,6 +261,8 @@ class MainWindow(QMainWindow):
         return dialog
 
     def _on_settings_saved(self) -> None:
+        from app.gui.theme import apply_theme
+
         self.set_dark(apply_theme(QApplication.instance(), self.controller.settings.theme))
         self.chat.render_now()
         self.set_status("Settings saved; context size and threads apply to the next model load.")
@@ -309,50 +290,7 @@ class MainWindow(QMainWindow):
         """Stop the run, start nothing new, wait for every worker: a QThread must not outlive
         its window (Qt aborts the process when one does)."""
         self.background.closing = True
-        self.runs.shutdown()
+        if self.built:  # closed before its views were built: no run can have started
+            self.runs.shutdown()
         self.background.close()
 
-
-def _button(text: str, accessible: str, parent: QWidget) -> QPushButton:
-    button = QPushButton(text, parent)
-    button.setAccessibleName(accessible)
-    return button
-
-
-def _toggle(text: str, accessible: str, parent: QWidget) -> QToolButton:
-    toggle = QToolButton(parent)
-    toggle.setText(text)
-    toggle.setAccessibleName(accessible)
-    toggle.setCheckable(True)
-    toggle.setChecked(True)
-    toggle.setArrowType(Qt.ArrowType.DownArrow)
-    toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-    return toggle
-
-
-def _row(*widgets: QWidget) -> QHBoxLayout:
-    row = QHBoxLayout()
-    for w in widgets:
-        row.addWidget(w)
-    row.setStretch(len(widgets) - 1, 1)
-    return row
-
-
-def _group(title: str, *children) -> QGroupBox:
-    box = QGroupBox(title)
-    layout = QVBoxLayout(box)
-    for child in children:
-        if isinstance(child, QWidget):
-            layout.addWidget(child)
-        else:
-            layout.addLayout(child)
-    return box
-
-
-def _holder(header: QWidget, body: QWidget) -> QWidget:
-    holder = QWidget()
-    layout = QVBoxLayout(holder)
-    layout.setContentsMargins(0, 0, 0, 0)
-    layout.addWidget(header)
-    layout.addWidget(body, 1)
-    return holder

@@ -33,6 +33,7 @@ READING_RESULTS = "Reading what {tool} returned"
 WRITING = "Writing the answer"
 INDEXING = "Indexing the workspace: {done} of {total} files"
 STOPPING = "Stopping"
+CLEARED = "Cleared. The next question still continues this chat (New chat starts afresh); History reopens it."
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,18 @@ class RunPresenter(QObject):
         self.views.activity.clear_calls()
         self.views.notices.put(NoticeKind.RUN, "")
         self.views.progress.end("New chat: the next question starts afresh.")
+        return True
+
+    def clear_view(self) -> bool:
+        """Empty the conversation and activity shown; unlike new_chat, the chat goes on (the next
+        question still follows up), and its questions stay in the history."""
+        if self.controller.running:
+            self.views.notices.put(NoticeKind.RUN, "Stop the current answer before clearing.")
+            return False
+        self.views.chat.show_turns([])
+        self.views.activity.clear_calls()
+        self.views.notices.put(NoticeKind.RUN, "")
+        self.views.progress.end(CLEARED if self.controller.chat is not None else "Cleared.")
         return True
 
     def show_chat(self, run_id: str) -> bool:

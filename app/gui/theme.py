@@ -25,11 +25,22 @@ def is_dark(theme: str) -> bool:
     return hints.colorScheme() == hints.colorScheme().Dark
 
 
-def apply_theme(app: QApplication, theme: str) -> bool:
+def looks_dark(theme: str) -> bool:
+    """is_dark as the first paint can afford it: asking Qt for the colour scheme creates the whole
+    Qt namespace's enums (~30 ms), while the desktop's palette says the same on the desktops Qt
+    supports (light text on dark windows). The launch checks with is_dark once the window shows."""
+    if theme != "system":
+        return theme == "dark"
+    palette = QGuiApplication.palette()
+    return palette.color(QPalette.ColorRole.WindowText).lightness() > palette.color(
+        QPalette.ColorRole.Window).lightness()
+
+
+def apply_theme(app: QApplication, theme: str, first_paint: bool = False) -> bool:
     """Set Fusion with a light or dark palette; returns True when dark."""
+    dark = looks_dark(theme) if first_paint else is_dark(theme)  # before Fusion replaces the palette
     if app.style().name().lower() != "fusion":  # often already Fusion: a new style costs ~10 ms
         app.setStyle("Fusion")
-    dark = is_dark(theme)
     palette = app.style().standardPalette()
     if dark:
         for role, colour in _DARK.items():

@@ -119,3 +119,26 @@ def test_hovering_an_invented_name_says_it_is_not_in_the_workspace(window: MainW
     hover = QHelpEvent(QEvent.Type.ToolTip, point, chat.viewport().mapToGlobal(point))
     QApplication.sendEvent(chat.viewport(), hover)
     assert "Not found in this workspace" in QToolTip.text()
+
+
+def test_clear_empties_the_view_but_the_chat_and_its_history_go_on(window: MainWindow, qtbot,
+                                                                   project: Path) -> None:
+    window.set_workspace(str(project))
+    model = use_model(window, ["Numbers are added by add in src/calc.py.", "Nowhere else."])
+    window.question.setPlainText("where are numbers added?")
+    with qtbot.waitSignal(window.runFinished, timeout=30000):
+        assert window.runs.send()
+        assert not window.clear_button.isEnabled()  # not while a question is being answered
+        window.runs.clear_view()  # Ctrl+L is refused too
+        assert "where are numbers added?" in window.chat.toPlainText()
+    assert window.clear_button.isEnabled()
+    window.activateWindow()
+    qtbot.keyClick(window.question, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)
+    assert window.chat.turns == [] and "where are numbers added?" not in window.chat.toPlainText()
+    assert window.activity.call_count() == 0 and "continues this chat" in window.status.text()
+    ask(window, qtbot, "and where is that called?")
+    assert "where are numbers added?" in model.prompts[1]  # unlike New chat, the chat goes on
+    assert [t.question for t in window.chat.turns] == ["and where is that called?"]
+    window.history.itemClicked.emit(window.history.item(0))  # the history still holds all of it
+    assert [t.question for t in window.chat.turns] == ["where are numbers added?",
+                                                       "and where is that called?"]

@@ -144,3 +144,17 @@ def test_a_bad_model_file_shows_a_dialog_and_the_app_stays_usable(window: MainWi
     assert "failed" in window.model_picker.state.text().lower()
     assert window.model_picker.combo.isEnabled() and window.controller.state.value == "idle"
     assert window.set_workspace(str(project))  # still usable
+
+
+def test_the_launched_window_paints_first_and_builds_its_views_right_after(qtbot, home: Path,
+                                                                            project: Path) -> None:
+    from app.gui.app import LaunchOptions, open_window
+
+    window = open_window(QApplication.instance(), LaunchOptions(workspace=str(project)))
+    qtbot.addWidget(window)
+    assert not window.built and window.centralWidget() is None  # nothing heavy before the paint
+    with qtbot.waitSignal(window.viewsBuilt, timeout=10000):
+        qtbot.waitExposed(window)
+    assert window.question.isVisible() and window.send_button.isVisible()
+    qtbot.waitUntil(lambda: window.controller.workspace == project.resolve(), timeout=10000)
+    assert window.recent.itemText(0) == project.name  # --workspace went through the built views
