@@ -112,7 +112,7 @@ def _adopt_settings_and_workspace(window: MainWindow, options: LaunchOptions) ->
         window.set_dark(apply_theme(QApplication.instance(), theme))
     if options.workspace and not window.set_workspace(options.workspace) and options.smoke_question:
         from app.gui.diagnostics import emit_json
-        from app.gui.status import NoticeKind
+        from app.gui.session import NoticeKind
 
         emit_json({"error": window.notice.notice(NoticeKind.WORKSPACE)})
         QApplication.instance().exit(2)

@@ -11,8 +11,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QApplication, QMainWindow
 
 from app.errors import BurrowError
-from app.gui.session import ControllerState, SessionController
-from app.gui.status import NoticeKind
+from app.gui.session import ControllerState, NoticeKind, SessionController
 from app.gui.workers import Background
 
 if TYPE_CHECKING:  # the views load in build(), after the first paint when the app launches

@@ -37,6 +37,18 @@ class ControllerState(str, Enum):
     STOPPING = "stopping"
 
 
+class NoticeKind(str, Enum):
+    """Where a notice comes from: each kind is replaced or cleared on its own, so a workspace
+    change never hides what was said about the settings file. (Here rather than beside the
+    notice bar in app.gui.status: the window needs the kinds before it paints, the bar after.)"""
+
+    SETTINGS = "settings"
+    MODEL = "model"
+    WORKSPACE = "workspace"
+    HISTORY = "history"
+    RUN = "run"
+
+
 BUSY_MESSAGES = {  # why a command is refused in each busy state
     ControllerState.LOADING_MODEL: "The model is still loading; ask again when it is ready.",
     ControllerState.RUNNING: "A question is being answered; stop it first (Esc).",

@@ -5,24 +5,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from enum import Enum
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QWidget
 
+from app.gui.session import NoticeKind
+
 NOTICE_STYLE = "background:#fdecea;color:#611a15;padding:6px;border-radius:4px"
 TICK_MS = 1000
-
-
-class NoticeKind(str, Enum):
-    """Where a notice comes from: each kind is replaced or cleared on its own, so a workspace
-    change never hides what was said about the settings file."""
-
-    SETTINGS = "settings"
-    MODEL = "model"
-    WORKSPACE = "workspace"
-    HISTORY = "history"
-    RUN = "run"
 
 
 class NoticeBar(QLabel):
