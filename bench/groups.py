@@ -21,7 +21,7 @@ class Group:
 GROUPS = [
     Group("model", fig_model.SPECS, fig_model.measure, 300),
     Group("tools", [fig_tools.SEARCH, fig_tools.FIND], fig_tools.measure, 180),
-    Group("gui", [fig_gui.STALL, fig_gui.LAUNCH], fig_gui.measure, 300),
+    Group("gui", [fig_gui.STALL, fig_gui.LAUNCH, fig_gui.READY], fig_gui.measure, 300),
     Group("memory", [fig_memory.MEMORY], fig_memory.measure, 200),
     Group("server", fig_server.SPECS, fig_server.measure, 300),
     Group("index", [fig_index.BUILD, fig_index.REFRESH, fig_index.SEARCH], fig_index.measure, 600),

@@ -6,7 +6,10 @@
 
 Both are started the same way, so the difference is what Burrow does before its window shows.
 The probe wraps QApplication.exec to install an application-wide event filter just before the event
-loop starts: the first Expose event of a visible window is the moment a user would see it. It prints
+loop starts. It prints `shown <T>` at the first paint of a visible window (the moment a user sees
+it) and `ready <T>` at the first paint of a window that has its contents: Burrow's window first
+paints empty, in the theme's colours, and builds its views on the next event-loop turn
+(MainWindow.built); an empty PySide6 window is ready when shown. It prints
 `shown <CLOCK_MONOTONIC seconds>` (system-wide on Linux, so the parent can subtract its own start
 time) and leaves at once with os._exit, without waiting for the model load the window started.
 """
@@ -18,21 +21,33 @@ import sys
 import time
 
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtGui import QGuiApplication, QWindow
 from PySide6.QtWidgets import QApplication, QWidget
 
 
-class _FirstExpose(QObject):
+class _FirstPaint(QObject):
+    shown = False
+
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
-        if event.type() == QEvent.Type.Expose and isinstance(obj, QWindow) and obj.isExposed():
-            _report(time.monotonic())
+        if event.type() != QEvent.Type.Paint or not isinstance(obj, QWidget) or not obj.window().isVisible():
+            return False
+        now = time.monotonic()
+        if not self.shown:
+            self.shown = True
+            _write(f"shown {now:.6f}")
+        if _has_contents(obj.window()):
+            _write(f"ready {now:.6f}")
+            os._exit(0)
         return False
 
 
-def _report(shown: float) -> None:
-    sys.stdout.write(f"shown {shown:.6f}\n")
+def _has_contents(window: QWidget) -> bool:
+    """Burrow's MainWindow says whether its views are built; any other window is what it shows."""
+    return bool(getattr(window, "built", True))
+
+
+def _write(line: str) -> None:
+    sys.stdout.write(line + "\n")
     sys.stdout.flush()
-    os._exit(0)
 
 
 original_exec = QApplication.exec
@@ -43,9 +58,7 @@ def _wrap_exec() -> None:
 
     def exec_with_probe(*_args: object) -> int:
         app = QApplication.instance()
-        if any(w.isExposed() for w in QGuiApplication.topLevelWindows()):
-            _report(time.monotonic())  # already shown while starting up, before the loop
-        app.installEventFilter(_FirstExpose(app))
+        app.installEventFilter(_FirstPaint(app))
         return original()
 
     QApplication.exec = exec_with_probe

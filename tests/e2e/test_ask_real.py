@@ -57,11 +57,12 @@ def test_ask_streams_the_answer_to_stdout(default_model, project):
     assert "{" not in result.stdout.splitlines()[0]  # plain text, not JSON
 
 
-def test_the_trace_holds_every_prompt_and_the_run_is_recorded(default_model, project, tmp_path, burrow_home):
+def test_the_trace_holds_every_prompt_and_the_run_is_recorded(small_model, project, tmp_path, burrow_home):
     from app.harness.records import RunStore
     from app.paths import app_paths
 
-    result = ask(project, "Which license does the project use?", "--max-steps", "3", trace=tmp_path / "t.jsonl")
+    result = ask(project, "Which license does the project use?", "--max-steps", "3", "--model", str(small_model),
+                 trace=tmp_path / "t.jsonl")
     assert result.code == 0, result.stderr
     kinds = [e["event"] for e in result.trace]
     run = [k for k in kinds if not k.startswith("index_")]  # the index is brought up to date first
@@ -75,18 +76,18 @@ def test_the_trace_holds_every_prompt_and_the_run_is_recorded(default_model, pro
     assert len(runs) == 1 and runs[0].question == "Which license does the project use?"
 
 
-def test_a_full_ask_run_attempts_no_network(default_model, project, capsys):
+def test_a_full_ask_run_attempts_no_network(small_model, project, capsys):
     from app.cli.main import main
     from app.netguard import installed_guard
 
-    code = main(["ask", "--workspace", str(project), "--json", QUESTION])
+    code = main(["ask", "--workspace", str(project), "--model", str(small_model), "--json", QUESTION])
     assert code == 0, capsys.readouterr().err
     guard = installed_guard()
     assert guard is not None and guard.enabled
     assert guard.attempts == []
 
 
-def test_an_app_start_attempts_no_network(default_model, project, tmp_path):
+def test_an_app_start_attempts_no_network(small_model, project, tmp_path):
     import subprocess
     import sys
 
@@ -95,7 +96,8 @@ def test_an_app_start_attempts_no_network(default_model, project, tmp_path):
         "import sys\n"
         "from app.cli.main import main\n"
         "from app.netguard import installed_guard\n"
-        f"code = main(['gui', '--workspace', {str(project)!r}, '--smoke-question', 'What is notekeeper?'])\n"
+        f"code = main(['gui', '--workspace', {str(project)!r}, '--model', {str(small_model)!r},\n"
+        "             '--smoke-question', 'What is notekeeper?'])\n"
         "print('ATTEMPTS', len(installed_guard().attempts), 'CODE', code)\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,

@@ -95,7 +95,7 @@ def test_smoke_run_exits_cleanly_after_answering(tmp_path) -> None:
            "QT_QPA_PLATFORM": "offscreen"}
     proc = subprocess.run(
         [sys.executable, "-m", "app", "gui", "--workspace", str(root / "tests/fixtures/sample_project"),
-         "--smoke-question", "What license does the project use?"],
+         "--model", str(model), "--smoke-question", "What license does the project use?"],
         cwd=root, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     report = json.loads(proc.stdout.strip().splitlines()[-1])
