@@ -22,7 +22,7 @@ MODEL = ROOT / "models" / next(m["file"] for m in _CATALOG["models"] if m["id"] 
 # The portable wheel compile (first run on a machine) plus PyInstaller: far past pytest's default.
 BUILD_TIMEOUT_S = 5400
 # What the tests build unless the environment says otherwise: the reduced CPU variant set that
-# `make setup` also installs into .venv (one compile for both; x64 + sse42 keep the lower-variant
+# `make setup` also installs into .venv (one compile for both; x64 keeps the lower-variant
 # test meaningful), and uncompressed .debs (the tests read them back; xz only costs time).
 # `make package` builds the release: every variant, xz.
 BUILD_ENV_DEFAULTS = {"BURROW_CPU_VARIANTS": "test", "DEB_COMPRESSION": "none"}

@@ -38,7 +38,7 @@ def test_app_deb_installs_bundle_launcher_and_desktop_entry(debs: dict[str, Path
     assert files["/opt/burrow/burrow"].startswith("-rwxr-xr-x root/root")
     assert "/usr/share/applications/burrow.desktop" in files
     assert "/usr/share/icons/hicolor/256x256/apps/burrow.png" in files
-    assert any(p.startswith("/opt/burrow/_internal/ggml_backends/libggml-cpu-sse42") for p in files)
+    assert any(p.startswith("/opt/burrow/_internal/ggml_backends/libggml-cpu-x64") for p in files)
     assert not any(p.endswith(".gguf") for p in files), "the app package must not carry weights"
 
 
