@@ -23,6 +23,7 @@ def burrow_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 _SHARED_FIXTURE_FOLDERS = ("packaging", "server", "e2e")
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the marks (it registers after conftests)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     tests = Path(__file__).resolve().parent
     for item in items:
