@@ -4,14 +4,19 @@
     python -m bench.gui_probe app -- ARGS      Burrow's own `python -m app gui ARGS`
     python -m bench.gui_probe idle SECONDS     a heartbeat in an idle window (the noise floor)
 
-Both are started the same way, so the difference is what Burrow does before its window shows.
-The probe wraps QApplication.exec to install an application-wide event filter just before the event
-loop starts. It prints `shown <T>` at the first paint of a visible window (the moment a user sees
-it) and `ready <T>` at the first paint of a window that has its contents: Burrow's window first
-paints empty, in the theme's colours, and builds its views on the next event-loop turn
-(MainWindow.built); an empty PySide6 window is ready when shown. It prints
-`shown <CLOCK_MONOTONIC seconds>` (system-wide on Linux, so the parent can subtract its own start
-time) and leaves at once with os._exit, without waiting for the model load the window started.
+Both are started the same way, so the difference is what Burrow does before its window shows. The
+probe wraps QApplication.exec to install an event filter on each top-level window just before the
+event loop starts (both windows are shown by then); a window's paint starts with the window itself,
+so its own Paint events say when it paints. Not an application-wide filter: that one hands every
+event of every object to Python, and converting the first objects of Qt's private classes (a text
+view's QWidgetTextControl, the QGestureManager of scroll areas) makes PySide6 load types and create
+their enums, ~75 ms that a user's Burrow never spends (a QTextBrowser took 84 ms to create under
+such a filter, 8.6 ms without). It prints `shown <T>` at the first paint of a visible window (the
+moment a user sees it) and `ready <T>` at the first paint of a window that has its contents:
+Burrow's window first paints empty, in the theme's colours, and builds its views on the next
+event-loop turn (MainWindow.built); an empty PySide6 window is ready when shown. It prints `shown
+<CLOCK_MONOTONIC seconds>` (system-wide on Linux, so the parent can subtract its own start time) and
+leaves at once with os._exit, without waiting for the model load the window started.
 """
 
 from __future__ import annotations
@@ -28,13 +33,13 @@ class _FirstPaint(QObject):
     shown = False
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
-        if event.type() != QEvent.Type.Paint or not isinstance(obj, QWidget) or not obj.window().isVisible():
+        if event.type() != QEvent.Type.Paint or not obj.isVisible():
             return False
         now = time.monotonic()
         if not self.shown:
             self.shown = True
             _write(f"shown {now:.6f}")
-        if _has_contents(obj.window()):
+        if _has_contents(obj):
             _write(f"ready {now:.6f}")
             os._exit(0)
         return False
@@ -58,7 +63,9 @@ def _wrap_exec() -> None:
 
     def exec_with_probe(*_args: object) -> int:
         app = QApplication.instance()
-        app.installEventFilter(_FirstPaint(app))
+        probe = _FirstPaint(app)
+        for window in app.topLevelWidgets():
+            window.installEventFilter(probe)
         return original()
 
     QApplication.exec = exec_with_probe

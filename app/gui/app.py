@@ -36,18 +36,20 @@ def launch(options: LaunchOptions) -> int:
 
 def open_window(app: QApplication, options: LaunchOptions) -> MainWindow:
     """Show the window in the theme's colours, empty: its views are built on the event-loop turn
-    after it first paints (see app.gui.layout for what that saves), then the slow parts start."""
+    after it first paints (see app.gui.layout for what that saves), and the slow parts start on
+    the turn after the views first paint."""
     app.setApplicationName("Burrow")
     controller = SessionController(app_paths())
     window = MainWindow(controller, initial_model=options.model, settings_later=True, build_later=True)
     window.set_dark(apply_theme(app, peek_theme(controller.paths.settings_file), first_paint=True))
     window.show()
-    AfterFirstPaint(window, lambda: _on_window_shown(window, options)).arm()
+    AfterPaint(window, lambda: _on_window_shown(window, options)).arm()
     return window
 
 
-class AfterFirstPaint(QObject):
-    """Calls `then` on the event-loop turn after the window's first Expose (the window is painted).
+class AfterPaint(QObject):
+    """Calls `then` on the event-loop turn after the window's first Expose (the window is painted),
+    or with arm_views, after its central widget's first paint (the views are on screen).
 
     A 0 ms timer armed right after show() fires before the platform exposes the window, so any
     work it starts would delay the first paint. A fallback timer covers a window that is never
@@ -59,19 +61,31 @@ class AfterFirstPaint(QObject):
     def __init__(self, window, then) -> None:
         super().__init__(window)
         self._window, self._then, self._done = window, then, False
+        self._kind = QEvent.Type.Expose
 
     def arm(self) -> None:
         handle = self._window.windowHandle()
         if handle is None or handle.isExposed():
             QTimer.singleShot(0, self._fire)
             return
-        handle.installEventFilter(self)
+        self._watch(handle)
+
+    def arm_views(self) -> None:
+        views = self._window.centralWidget()
+        if views is None or not views.isVisible():
+            QTimer.singleShot(0, self._fire)
+            return
+        self._kind = QEvent.Type.Paint
+        self._watch(views)
+
+    def _watch(self, watched: QObject) -> None:
+        watched.installEventFilter(self)
         QTimer.singleShot(self.FALLBACK_MS, self._fire)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
-        if event.type() == QEvent.Type.Expose and obj.isExposed():
+        if event.type() == self._kind and (self._kind != QEvent.Type.Expose or obj.isExposed()):
             obj.removeEventFilter(self)
-            QTimer.singleShot(0, self._fire)  # after the paint this Expose triggers
+            QTimer.singleShot(0, self._fire)  # after the paint this event belongs to
         return False
 
     def _fire(self) -> None:
@@ -81,13 +95,18 @@ class AfterFirstPaint(QObject):
 
 
 def _on_window_shown(window: MainWindow, options: LaunchOptions) -> None:
-    """First event-loop turn after the first paint: the window is on screen; now the slow parts."""
+    """First event-loop turn after the first paint: the window is on screen; now its views."""
     if options.timing:
         from app.gui.diagnostics import report_window_shown
 
         report_window_shown(options.started_at)
-    _confirm_theme(window)
     window.build()
+    AfterPaint(window, lambda: _on_views_shown(window, options)).arm_views()
+
+
+def _on_views_shown(window: MainWindow, options: LaunchOptions) -> None:
+    """The turn after the views first painted: check the theme's guess, then the slow parts."""
+    _confirm_theme(window)
     if options.timing or options.smoke_question:
         from app.gui import diagnostics
 
@@ -97,7 +116,8 @@ def _on_window_shown(window: MainWindow, options: LaunchOptions) -> None:
 
 
 def _confirm_theme(window: MainWindow) -> None:
-    """The first paint guessed "system" from the desktop's palette; ask Qt now (rarely differs)."""
+    """The first paints guessed "system" from the desktop's palette; ask Qt now (rarely differs).
+    Asking creates the Qt namespace's enums (~35 ms), which is why it waits for the views' paint."""
     theme = peek_theme(window.controller.paths.settings_file)
     if is_dark(theme) != window.dark:
         window.set_dark(apply_theme(QApplication.instance(), theme))

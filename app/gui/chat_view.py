@@ -5,32 +5,27 @@ UI thread more and more as the answer grows, so while streaming (1) renders are 
 spaced by their own cost, and (2) only the unfinished last block is re-rendered: finished blocks
 (paragraphs, closed code fences) are converted once and appended. When the answer is complete,
 the verified text is rendered once in full.
+
+The view is built before the window's first paint with its contents, when it shows only a hint:
+the renderer (app.gui.render, app.values, html) and the cursor classes load with the first turn.
 """
 
 from __future__ import annotations
 
-import html
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QTimer, QUrl, Signal
-from PySide6.QtGui import QGuiApplication, QTextBlockFormat, QTextCharFormat, QTextCursor
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from app.gui.render import (
-    COPY_SCHEME,
-    answer_html,
-    flag_unverified,
-    parse_cite_href,
-    sources_html,
-    split_finished_blocks,
-    support_html,
-)
-from app.values import LineSpan
-
 if TYPE_CHECKING:
+    from PySide6.QtCore import QUrl
+    from PySide6.QtGui import QTextCursor
+
     from app.harness.events import AnswerCompleted
+    from app.values import LineSpan
 
 RENDER_INTERVAL_MS = 50
 RENDER_IDLE_FACTOR = 4  # at least 4x the last render's time passes before the next one
@@ -97,16 +92,16 @@ class ChatView(QTextBrowser):
 
     def _render_stream(self) -> None:
         """Append newly finished blocks once; replace only the unfinished tail."""
+        from app.gui.render import answer_html, split_finished_blocks
+
         started = time.perf_counter()
         turn = self.turns[-1]
         finished, tail = split_finished_blocks(turn.answer[self._done_chars:])
-        cursor = QTextCursor(self.document())
-        cursor.setPosition(self._tail_pos)
-        cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+        cursor = self._cursor_at_end(self._tail_pos)
         cursor.removeSelectedText()
         if finished:
             cursor.insertHtml(answer_html(finished, None, self.dark))
-            cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+            _new_block(cursor)
             self._done_chars += len(finished)
             self._tail_pos = cursor.position()
         if tail.strip():
@@ -148,11 +143,22 @@ class ChatView(QTextBrowser):
         self.setHtml("".join(self._turn_html(t, i) for i, t in enumerate(self.turns)) or EMPTY_HTML)
         self._tail_pos, self._done_chars = -1, 0
         if self.turns and not self.turns[-1].done:  # streaming starts: answer blocks go here
-            cursor = QTextCursor(self.document())
-            cursor.movePosition(QTextCursor.MoveOperation.End)
-            cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+            cursor = self._cursor_at_end()
+            _new_block(cursor)
             self._tail_pos = cursor.position()
         self._after_render(started)
+
+    def _cursor_at_end(self, anchor: int | None = None) -> QTextCursor:
+        """A cursor at the document's end, selecting from `anchor` when given."""
+        from PySide6.QtGui import QTextCursor
+
+        cursor = QTextCursor(self.document())
+        if anchor is None:
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+        else:
+            cursor.setPosition(anchor)
+            cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+        return cursor
 
     def _after_render(self, started: float) -> None:
         self.verticalScrollBar().setValue(self.verticalScrollBar().maximum())
@@ -163,19 +169,31 @@ class ChatView(QTextBrowser):
     def _turn_html(self, turn: ChatTurn, index: int) -> str:
         if turn.done and turn.html_cache:
             return turn.html_cache
-        question = html.escape(turn.question).replace("\n", "<br>")
+        from html import escape
+
+        question = "<h3>❯ " + escape(turn.question).replace("\n", "<br>") + "</h3>"
         if not turn.done:  # the streamed answer is appended below the question
-            return f"<h3>❯ {question}</h3>"
-        body = answer_html(turn.answer, turn.citations, self.dark) if turn.answer else ""
-        body = flag_unverified(body, turn.unverified)
-        # the answer may already name its sources inline; list only what the text lacks
-        sources = sources_html([c for c in turn.citations or () if not _mentions(turn.answer, c)])
-        badge = support_html(turn.support, turn.unverified, index if turn.answer else None)
-        note = f"<p><i>{html.escape(turn.note)}</i></p>" if turn.note else ""
-        turn.html_cache = f"<h3>❯ {question}</h3>{body}{sources}{badge}{note}<hr>"
+            return question
+        turn.html_cache = f"{question}{self._answer_html(turn, index)}<hr>"
         return turn.html_cache
 
+    def _answer_html(self, turn: ChatTurn, index: int) -> str:
+        """A finished turn's answer, the sources it does not name, its support badge and note."""
+        from html import escape
+
+        from app.gui import render
+
+        body = render.answer_html(turn.answer, turn.citations, self.dark) if turn.answer else ""
+        body = render.flag_unverified(body, turn.unverified)
+        # the answer may already name its sources inline; list only what the text lacks
+        sources = render.sources_html([c for c in turn.citations or () if not _mentions(turn.answer, c)])
+        badge = render.support_html(turn.support, turn.unverified, index if turn.answer else None)
+        note = f"<p><i>{escape(turn.note)}</i></p>" if turn.note else ""
+        return f"{body}{sources}{badge}{note}"
+
     def _on_self_anchorClicked(self, url: QUrl) -> None:
+        from app.gui.render import COPY_SCHEME, parse_cite_href
+
         href = url.toString()
         if href.startswith(COPY_SCHEME + ":"):
             self.copy_answer(int(href.split(":", 1)[1]))
@@ -207,6 +225,13 @@ class ChatView(QTextBrowser):
                 it += 1
             block = block.next()
         return hrefs
+
+
+def _new_block(cursor: QTextCursor) -> None:
+    """A new paragraph without the formats of the HTML before it."""
+    from PySide6.QtGui import QTextBlockFormat, QTextCharFormat
+
+    cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
 
 
 def _mentions(text: str, span: LineSpan) -> bool:

@@ -3,7 +3,10 @@ inspect and close them instead of waiting on exec()."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # loaded with the first box: importing a Qt class creates its enums (~3 ms here)
+    from PySide6.QtWidgets import QMessageBox, QWidget
 
 
 class Dialogs:
@@ -14,6 +17,8 @@ class Dialogs:
         self.open_boxes: list[QMessageBox] = []
 
     def error(self, title: str, text: str) -> QMessageBox:
+        from PySide6.QtWidgets import QMessageBox
+
         box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok,
                           self._parent)
         box.setAccessibleName(title)
@@ -28,9 +33,13 @@ class Dialogs:
         box.deleteLater()
 
     def choose_folder(self) -> str:
+        from PySide6.QtWidgets import QFileDialog
+
         return QFileDialog.getExistingDirectory(self._parent, "Choose a workspace folder")
 
     def choose_model_file(self) -> str:
+        from PySide6.QtWidgets import QFileDialog
+
         path, _ = QFileDialog.getOpenFileName(self._parent, "Add a GGUF model", "",
                                               "GGUF models (*.gguf);;All files (*)")
         return path

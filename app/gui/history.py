@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QListWidget, QListWidgetItem, QWidget
+
+from app.gui.qt_values import USER_ROLE
 
 if TYPE_CHECKING:
     from app.harness.records import RunSummary
@@ -32,15 +34,15 @@ class HistoryPanel(QListWidget):
             more = f" · {len(chat)} questions" if len(chat) > 1 else ""
             item = QListWidgetItem(f"{first.question}\n{newest.started_at[:16].replace('T', ' ')}"
                                    f" · {newest.stop_reason or 'unfinished'}{more}")
-            item.setData(Qt.ItemDataRole.UserRole, newest.id)
+            item.setData(USER_ROLE, newest.id)
             item.setToolTip(newest.answer_excerpt or newest.question)
             self.addItem(item)
 
     def run_ids(self) -> list[str]:
-        return [self.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.count())]
+        return [self.item(i).data(USER_ROLE) for i in range(self.count())]
 
     def _on_self_itemActivated(self, item: QListWidgetItem) -> None:
-        self.runChosen.emit(item.data(Qt.ItemDataRole.UserRole))
+        self.runChosen.emit(item.data(USER_ROLE))
 
 
 def _chats(runs: Sequence[RunSummary]) -> list[list[RunSummary]]:

@@ -3,15 +3,16 @@ conversation, activity and the question box on the right.
 
 Kept apart from app.gui.main_window so the window can paint before these modules load: building
 them touches most of PySide6's widget classes, and each class's enums are created in Python the
-first time it is used (the Qt namespace alone costs ~30 ms), which is most of what made Burrow's
-first paint slower than an empty window's. `build` runs on the event-loop turn after that paint.
+first time it is used (the Qt namespace alone costs ~35 ms), which is most of what made Burrow's
+first paint slower than an empty window's. `build` runs on the event-loop turn after that paint,
+and sets Qt's enum-typed properties from app.gui.qt_values so that the paint after it does not
+wait for the Qt namespace either.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QGroupBox,
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
 from app.gui.chat_view import ChatView
 from app.gui.history import HistoryPanel
 from app.gui.model_picker import ModelPicker
+from app.gui.qt_values import DOWN_ARROW, RIGHT_ARROW, TEXT_BESIDE_ICON, VERTICAL
 from app.gui.server_models import ServerModels
 from app.gui.status import NoticeBar, ProgressLine
 from app.gui.widgets import ActivityPanel, DropZone, QuestionEdit
@@ -38,7 +40,7 @@ def build(window: MainWindow) -> None:
     """Create the views as the window's attributes (presenters, tests and the smoke run reach
     them by name) and make them its central widget."""
     window.notice = NoticeBar(window)
-    splitter = QSplitter(Qt.Orientation.Horizontal, window)
+    splitter = QSplitter(parent=window)  # horizontal; QSplitter(window) would load Qt's enums
     splitter.addWidget(_side(window))
     splitter.addWidget(_main(window))
     splitter.setStretchFactor(1, 1)
@@ -83,7 +85,8 @@ def _main(window: MainWindow) -> QWidget:
     window.activity_toggle = _toggle("Tool activity", "Show or hide tool activity", main)
     window.question = QuestionEdit(main)
     window.question.setMaximumHeight(90)
-    split = QSplitter(Qt.Orientation.Vertical, main)
+    split = QSplitter(parent=main)
+    split.setProperty("orientation", VERTICAL)
     split.addWidget(window.chat)
     split.addWidget(_holder(window.activity_toggle, window.activity))
     split.setSizes([430, 200])
@@ -121,7 +124,7 @@ def _button(text: str, accessible: str, parent: QWidget) -> QPushButton:
 
 
 def set_arrow(toggle: QToolButton, shown: bool) -> None:
-    toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+    toggle.setProperty("arrowType", DOWN_ARROW if shown else RIGHT_ARROW)
 
 
 def _toggle(text: str, accessible: str, parent: QWidget) -> QToolButton:
@@ -131,7 +134,7 @@ def _toggle(text: str, accessible: str, parent: QWidget) -> QToolButton:
     toggle.setCheckable(True)
     toggle.setChecked(True)
     set_arrow(toggle, True)
-    toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+    toggle.setProperty("toolButtonStyle", TEXT_BESIDE_ICON)
     return toggle
 
 

@@ -213,12 +213,12 @@ class MainWindow(QMainWindow):
             f"set aside (renamed to *.json.corrupt in {self.controller.paths.runs_dir})."))
 
     def refresh_recent(self) -> None:
-        from PySide6.QtCore import Qt
+        from app.gui.qt_values import TOOLTIP_ROLE
 
         self.recent.clear()
         for folder in self.controller.recent.load():
             self.recent.addItem(folder.name, str(folder))
-            self.recent.setItemData(self.recent.count() - 1, str(folder), Qt.ItemDataRole.ToolTipRole)
+            self.recent.setItemData(self.recent.count() - 1, str(folder), TOOLTIP_ROLE)
 
     def _on_browse_button_clicked(self) -> None:
         folder = self.dialogs.choose_folder()

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from app.gui.qt_values import TOOLTIP_ROLE, USER_ROLE
 
 if TYPE_CHECKING:
     from app.llm.base import ModelInfo
@@ -32,7 +34,7 @@ class ModelPicker(QWidget):
 
     modelChosen = Signal(str)
     addRequested = Signal()
-    SOURCE_ROLE = Qt.ItemDataRole.UserRole + 1  # where the entry came from (ModelInfo.source)
+    SOURCE_ROLE = USER_ROLE + 1  # where the entry came from (ModelInfo.source)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -62,7 +64,7 @@ class ModelPicker(QWidget):
             self.combo.setItemText(index, describe(info))
             return
         self.combo.addItem(describe(info), info.path)
-        self.combo.setItemData(self.combo.count() - 1, info.path, Qt.ItemDataRole.ToolTipRole)
+        self.combo.setItemData(self.combo.count() - 1, info.path, TOOLTIP_ROLE)
         self.combo.setItemData(self.combo.count() - 1, info.source, self.SOURCE_ROLE)
 
     def select(self, path: str) -> None:

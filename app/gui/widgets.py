@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QMimeData, Qt, Signal
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeyEvent
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHeaderView,
@@ -19,9 +18,13 @@ from PySide6.QtWidgets import (
 )
 
 from app.errors import WorkspaceError
+from app.gui.qt_values import ALIGN_CENTER
 from app.gui.session import workspace_from_drop
 
-if TYPE_CHECKING:  # the harness loads with the first run, not before the window paints
+if TYPE_CHECKING:  # the harness loads with the first run, Qt's event classes (and enums) with an event
+    from PySide6.QtCore import QMimeData
+    from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeyEvent
+
     from app.harness.events import ToolCallCompleted, ToolCallProposed, ToolCallRefused
 
 EXCERPT_CHARS = 600
@@ -46,7 +49,7 @@ class DropZone(QFrame):
         self.setAccessibleDescription("Drop a folder here to ask questions about it")
         self._label = QLabel("Drop a project folder here", self)
         self._label.setWordWrap(True)
-        self._label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._label.setProperty("alignment", ALIGN_CENTER)
         self._label.setMinimumHeight(48)
         layout = QVBoxLayout(self)
         layout.addWidget(self._label)
@@ -87,6 +90,8 @@ class QuestionEdit(QPlainTextEdit):
         self.setTabChangesFocus(True)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
+        from PySide6.QtCore import Qt  # not at import: see app.gui.qt_values
+
         key, mods = event.key(), event.modifiers()
         if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not mods & Qt.KeyboardModifier.ShiftModifier:
             self.submitted.emit()
