@@ -42,6 +42,7 @@ from app.harness.events import (
 )
 from app.harness.intro import IntroRead, intro_reads, question_message, system_message
 from app.harness.support import NameLookup, check_answer
+from app.harness.turn_guards import LinkedCancel, RepeatGuard, call_shaped
 from app.llm.base import (
     ChatModel,
     Message,
@@ -121,6 +122,10 @@ def _run(question: str, tools: Toolbox, model: ChatModel, settings: Settings,
             yield from _stop(run, ended)
             return
         if not turn.reply.tool_calls:
+            if run.force_reason is None and (attempt := call_shaped(turn.reply.content)) is not None:
+                log.info("step %d: a call the harness cannot run (%r): an answer is asked for", step, attempt)
+                run.force_reason = StopReason.ANSWERED  # answer in words; the grammar rules out `{`
+                continue
             yield from _answer(run, turn.reply.content)
             return
         if run.force_reason is StopReason.REPEATED_CALL:
@@ -247,7 +252,7 @@ def _model_turn(run: RunState, step: int, cancel: threading.Event) -> Iterator[R
                           max_tokens=run.settings.max_answer_tokens, temperature=run.settings.temperature)
     estimated = run.budget.measure(request.messages, request.tools)
     shown = StreamingCitationFilter(run.evidence)
-    turn_cancel, repeats = _LinkedCancel(cancel), RepeatGuard(run.settings.repeat_guard_chars)
+    turn_cancel, repeats = LinkedCancel(cancel), RepeatGuard(run.settings.repeat_guard_chars)
     completed: TurnCompleted | None = None
     try:
         for event in run.model.generate(request, turn_cancel):
@@ -306,36 +311,6 @@ def _offered(run: RunState) -> tuple[tuple[ToolSpec, ...], bool]:
     if require_tool:  # layout and README are in the prompt already: the useful first move is a read
         tools = tuple(t for t in tools if t["function"]["name"] in FIRST_CALL_TOOLS) or tools
     return tools, require_tool
-
-
-class _LinkedCancel(threading.Event):
-    """Set for this turn only, or when the run's own cancel event is set."""
-
-    def __init__(self, parent: threading.Event) -> None:
-        super().__init__()
-        self._parent = parent
-
-    def is_set(self) -> bool:
-        return super().is_set() or self._parent.is_set()
-
-
-class RepeatGuard:
-    """Trips when the last `window` characters of a reply already appeared earlier in it."""
-
-    def __init__(self, window: int) -> None:
-        self.window, self.text, self.tripped = window, "", False
-
-    def feed(self, text: str) -> bool:
-        self.text += text
-        if self.window and not self.tripped and len(self.text) >= 3 * self.window:
-            self.tripped = self.text.find(self.text[-self.window:], 0, len(self.text) - 1) >= 0
-        return self.tripped
-
-    def kept(self) -> str:
-        """The reply up to where it began repeating, ended at the last full sentence."""
-        head = self.text[: len(self.text) - self.window]
-        end = max(head.rfind(". "), head.rfind(".\n"), head.rfind("\n\n"))
-        return (head[: end + 1] if end > 0 else head).strip()
 
 
 def _execute_calls(run: RunState, step: int, reply: ParsedReply,

@@ -349,3 +349,26 @@ def test_a_forced_answer_does_not_see_the_calls_that_were_refused(tools, setting
     assert forced.force_answer and only(events, ev.AnswerCompleted)
     assert not any(m.get("tool_calls") or m["role"] == "tool" for m in forced.messages)
     assert len(model.requests[1].messages) > len(forced.messages)  # the refusal was shown before
+
+
+def test_a_reply_that_is_a_call_the_harness_cannot_run_is_not_the_answer(tools, settings):
+    """Qwen 0.5B sometimes writes a fenced call object with a made-up tool name (or the question as
+    the name) instead of answering: that text is no answer; the next turn must answer in words."""
+    attempt = '```json\n{"name": "find_dotenv", "arguments": {"path": "notekeeper/config.py"}}\n```'
+    model = ScriptedModel([attempt, "The default is 500 characters (notekeeper/config.py:12-12)."])
+    events = run(model, tools, settings)
+    model.assert_all_used()
+    assert [r.force_answer for r in model.requests] == [False, True]
+    assert attempt not in [m.get("content") for m in model.requests[1].messages]
+    answer = only(events, ev.AnswerCompleted)[0]
+    assert answer.text.startswith("The default is 500") and "find_dotenv" not in answer.text
+    assert events[-1].reason == "answered"
+
+
+def test_a_call_shaped_reply_when_an_answer_was_forced_is_kept(tools, settings):
+    """Only a free turn is retried: a forced one cannot open with `{` under a real grammar, and a
+    scripted model that does anyway must not loop."""
+    settings = Settings(n_threads=1, max_steps=1)
+    model = ScriptedModel(['{"name": "x", "arguments": {}}'])
+    events = run(model, tools, settings)
+    assert len(model.requests) == 1 and events[-1].reason == "step_budget"

@@ -1,0 +1,64 @@
+"""What one model turn is guarded by: its own cancel, a repeat detector, and the check that a reply
+meant as an answer is not a tool call the harness could not run."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+
+from app.llm.dialects.markup import close_json
+
+_FENCE = re.compile(r"^```[a-z]*\s*(.*?)\s*(?:```)?$", re.DOTALL)
+_TAGGED = re.compile(r"^<(tool_call|tools|function)[ >]")
+_CUT_CALL = re.compile(r'^\[?\{\s*"name"\s*:\s*"([^"]*)"\s*,\s*"(?:arguments|parameters)"\s*:')  # cut mid-object
+
+
+def call_shaped(text: str) -> str | None:
+    """The tool name a reply tried to call when, instead of an answer, it is nothing but a call
+    object the dialect could not turn into a call (an unknown tool's name, a question pasted as
+    the name, cut-off JSON, a stray call tag): small models do this. None for a real answer."""
+    body = _FENCE.sub(r"\1", text.strip())
+    if _TAGGED.match(body):
+        return body[1:].split(">", 1)[0].split()[0]
+    if not body.startswith(("{", "[{")):
+        return None
+    try:
+        value = json.loads(close_json(body) or body)
+    except ValueError:
+        cut = _CUT_CALL.match(body)
+        return cut.group(1) if cut else None
+    value = value[0] if isinstance(value, list) and value else value
+    if isinstance(value, dict) and "name" in value and ({"arguments", "parameters"} & value.keys()):
+        return str(value["name"])
+    return None
+
+
+class LinkedCancel(threading.Event):
+    """Set for this turn only, or when the run's own cancel event is set."""
+
+    def __init__(self, parent: threading.Event) -> None:
+        super().__init__()
+        self._parent = parent
+
+    def is_set(self) -> bool:
+        return super().is_set() or self._parent.is_set()
+
+
+class RepeatGuard:
+    """Trips when the last `window` characters of a reply already appeared earlier in it."""
+
+    def __init__(self, window: int) -> None:
+        self.window, self.text, self.tripped = window, "", False
+
+    def feed(self, text: str) -> bool:
+        self.text += text
+        if self.window and not self.tripped and len(self.text) >= 3 * self.window:
+            self.tripped = self.text.find(self.text[-self.window:], 0, len(self.text) - 1) >= 0
+        return self.tripped
+
+    def kept(self) -> str:
+        """The reply up to where it began repeating, ended at the last full sentence."""
+        head = self.text[: len(self.text) - self.window]
+        end = max(head.rfind(". "), head.rfind(".\n"), head.rfind("\n\n"))
+        return (head[: end + 1] if end > 0 else head).strip()
