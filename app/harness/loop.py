@@ -122,12 +122,16 @@ def _run(question: str, tools: Toolbox, model: ChatModel, settings: Settings,
             yield from _stop(run, ended)
             return
         if not turn.reply.tool_calls:
-            if run.force_reason is None and (attempt := call_shaped(turn.reply.content)) is not None:
-                log.info("step %d: a call the harness cannot run (%r): an answer is asked for", step, attempt)
-                run.force_reason = StopReason.ANSWERED  # answer in words; the grammar rules out `{`
-                continue
-            yield from _answer(run, turn.reply.content)
-            return
+            attempt = call_shaped(turn.reply.content)
+            if attempt is None:
+                yield from _answer(run, turn.reply.content)
+                return
+            if run.force_reason is not None:  # words were asked for and a call came again
+                yield from _stop(run, StopReason.NO_ANSWER)
+                return
+            log.info("step %d: a call the harness cannot run (%r): an answer is asked for", step, attempt)
+            run.force_reason = StopReason.ANSWERED  # answer in words (a grammar rules out `{` where it can)
+            continue
         if run.force_reason is StopReason.REPEATED_CALL:
             yield from _stop(run, StopReason.REPEATED_CALL)
             return

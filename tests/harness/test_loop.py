@@ -365,10 +365,12 @@ def test_a_reply_that_is_a_call_the_harness_cannot_run_is_not_the_answer(tools, 
     assert events[-1].reason == "answered"
 
 
-def test_a_call_shaped_reply_when_an_answer_was_forced_is_kept(tools, settings):
-    """Only a free turn is retried: a forced one cannot open with `{` under a real grammar, and a
-    scripted model that does anyway must not loop."""
-    settings = Settings(n_threads=1, max_steps=1)
-    model = ScriptedModel(['{"name": "x", "arguments": {}}'])
+def test_a_call_shaped_reply_when_an_answer_was_forced_is_no_answer(tools, settings):
+    """Only a free turn is retried. A forced turn cannot open with `{` under our grammar, but a
+    server's model can (no grammar there): the JSON is not shown as an answer, the run says so."""
+    attempt = '{"name": "read_file", "arguments": "{\\"path\\": \\"notekeeper/cli.py\\"}"}'
+    model = ScriptedModel(["```json\n" + attempt + "\n```", attempt])
     events = run(model, tools, settings)
-    assert len(model.requests) == 1 and events[-1].reason == "step_budget"
+    assert [r.force_answer for r in model.requests] == [False, True]
+    assert not only(events, ev.AnswerCompleted)
+    assert events[-1].reason == StopReason.NO_ANSWER and "no answer" in events[-1].message
