@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.burrow-installed
 # the default model (models/catalog.json "default") and the small model the real-model tests use
-MODELS := models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf models/SmolLM2-135M-Instruct.Q4_1.gguf
+MODELS := models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf models/SmolLM2-135M-Instruct.Q4_1.gguf
 # llama-cpp-python, on Linux x86-64: the portable wheel the installer tests bundle, so one compile
 # (~6 min on 2 cores, then cached in ~/.cache/burrow-build) serves .venv and the bundle. `test` is
 # a reduced CPU variant set (x64 haswell); CPU_VARIANTS=all builds every variant (what

@@ -4,8 +4,8 @@ chosen only among lines this run showed that the answer really draws on.
 A small model invents files and functions and restates the README as if it had read the code.
 So: every file path and code symbol an answer names is checked against the workspace (a miss is
 reported as unverified), and a line shown in this run becomes a source only when the answer uses
-what it holds (a number, an identifier, a quoted value, or several of its words that the question
-did not already say) or names its file. An answer with no such line is said to have no source.
+what it holds (a number, an identifier, a quoted value, a name written as code, or several of its
+words that the question did not already say) or names its file. An answer with no such line is said to have no source.
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ _CODEY = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?=\(\))|"
 _URL = re.compile(r"\w+://\S+")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w])")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]+")
+_NAME = re.compile(r"[A-Za-z_]\w*")
 _QUOTED = re.compile(r"[\"']([^\"'\n]{2,60})[\"']")
 PLAIN = frozenset(
     "a an and are as at be but by can do does for from has have how if in into is it its may not of "
@@ -133,9 +134,18 @@ def _named_paths(text: str) -> set[str]:
     return {p.removeprefix("./") for p in paths}
 
 
-def answer_terms(text: str, question: str) -> tuple[set[str], set[str]]:
-    """(strong, weak) terms of the answer that the question did not already contain: strong are
-    numbers, identifiers and quoted values; weak are other content words, cut to 5 letters."""
+@dataclass(frozen=True)
+class Terms:
+    """What an answer says that its question did not: `strong` (numbers, identifiers, quoted
+    values; found anywhere in a line), `code` (names inside the answer's `code spans`, found as
+    whole names: `cli` is not in "client") and `weak` (other content words, cut to 5 letters)."""
+
+    strong: set[str]
+    code: set[str]
+    weak: set[str]
+
+
+def answer_terms(text: str, question: str) -> Terms:
     asked = {w.lower() for w in _WORD.findall(question)} | set(_NUMBER.findall(question))
     strong = {n for n in _NUMBER.findall(text) if n not in asked and len(n) > 1}
     strong |= {q.strip().lower() for q in _QUOTED.findall(text) if q.strip().lower() not in asked}
@@ -148,19 +158,32 @@ def answer_terms(text: str, question: str) -> tuple[set[str], set[str]]:
             strong.add(low)
         elif len(low) >= 4:
             weak.add(low[:5])
-    return strong, weak
+    return Terms(strong, _code_names(text, asked | strong), weak)
+
+
+def _code_names(text: str, known: set[str]) -> set[str]:
+    """Names of 3+ characters inside the answer's code spans (`require(mod).__express`); a span
+    that is a file path names a file, which the score counts apart."""
+    names: set[str] = set()
+    for ticked in _TICKED.findall(_URL.sub(" ", text)):
+        if _PATH.fullmatch(ticked.strip()):
+            continue
+        names |= {n.lower() for n in _NAME.findall(ticked) if len(n) >= 3}
+    return {n for n in names if n not in known and n not in PLAIN}
 
 
 def _score_lines(text: str, question: str, lines: dict[LineSpan, str],
                  named: set[str]) -> dict[LineSpan, int]:
-    """A score per shown line: 2 per strong term it holds, 1 per weak one; a line of a file the
+    """A score per shown line: 2 per strong or code term it holds, 1 per weak one; a line of a file the
     answer names scores at least 1. Lines under 2 do not back the answer."""
-    strong, weak = answer_terms(text, question)
+    terms = answer_terms(text, question)
     scores: dict[LineSpan, int] = {}
     for span, line in lines.items():
         low = line.lower()
         words = {w.lower()[:5] for w in _WORD.findall(line)}
-        score = 2 * sum(term in low for term in strong) + len(weak & words)
+        score = 2 * sum(term in low for term in terms.strong) + len(terms.weak & words)
+        if terms.code:
+            score += 2 * len(terms.code & {n.lower() for n in _NAME.findall(line)})
         if _names_file(span.path, named):
             score += 1
         if score >= 2:

@@ -62,3 +62,20 @@ def test_changed_lines_are_not_sources() -> None:
     ev.lines[LineSpan("src/app/config.py", 12, 12)] = "MAX_NOTE_LENGTH = 500"
     check = check_answer("It is 500.", "What is the limit?", (), ev, names(), 10, 5)
     assert check.sources == () and check.support is Support.NONE
+
+
+def test_names_written_as_code_back_an_answer_as_whole_names() -> None:
+    ev = evidence({("setup.py", 40): "    extras_require={'cli': ['click>=5.0',]},",
+                   ("src/app/store.py", 7): "client = connect(clients=3)"})
+    check = check_answer("Install the `cli` extra.", "Which extra does the command-line tool need?",
+                         (), ev, names(), 10, 5)
+    assert check.sources == (LineSpan("setup.py", 40, 40),)  # `cli` is not in "client"
+
+
+def test_a_code_span_counts_the_names_inside_it_not_the_question_s() -> None:
+    ev = evidence({("lib/view.js", 81): "  var fn = require(mod).__express",
+                   ("lib/view.js", 90): "  // the template engine module, by extension"})
+    check = check_answer("It expects `require(mod).__express`.",
+                         "What must an Express template engine module export?", (), ev,
+                         names(), 10, 5)
+    assert check.sources == (LineSpan("lib/view.js", 81, 81),)

@@ -25,7 +25,7 @@ CHATML = ("{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }
 def test_catalog_names_the_default_model() -> None:
     catalog = load_catalog()
     entry = catalog.default_entry()
-    assert entry.file == "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"  # chosen by the eval (docs/eval.md)
+    assert entry.file == "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"  # chosen by the eval (docs/eval.md)
     assert entry.dialect == "hermes" and len(entry.sha256) == 64
 
 
@@ -38,7 +38,7 @@ def test_broken_catalog_is_a_clear_error(tmp_path: Path) -> None:
 def test_search_order(tmp_path: Path) -> None:
     env = {"BURROW_MODEL": str(tmp_path / "mine.gguf"), "BURROW_HOME": str(tmp_path / "h")}
     order = default_model_candidates(env)
-    name = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
+    name = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
     assert order == [tmp_path / "mine.gguf", project_root() / "models" / name,
                      *(d / name for d in INSTALLED_MODEL_DIRS), tmp_path / "h" / "data" / "models" / name]
 
