@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -87,8 +88,11 @@ def test_ctrl_c_during_a_download_leaves_nothing(tmp_path: Path, burrow_home: Pa
     (tmp_path / "src" / f"{package}2.sigint").touch()
     env = {**os.environ, PIP_ENV: " ".join(pip), "BURROW_HOME": str(burrow_home),
            "PYTHONPATH": str(ROOT)}
+    # Ctrl-C reaches the app as in a terminal even when the tests run as a background job, whose
+    # shell starts its commands with SIGINT ignored (inherited through exec)
     done = subprocess.run([sys.executable, "-m", "app", "models", "install", entry.id], cwd=ROOT,
-                          env=env, capture_output=True, text=True, timeout=120)
+                          env=env, capture_output=True, text=True, timeout=120,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert done.returncode == 130, done.stderr
     assert "interrupted: nothing was installed" in done.stderr
     assert "part 1/6" in done.stderr  # the first part really was assembled before the interrupt
