@@ -26,6 +26,7 @@ SUPPORT_STYLES = {
 _TAG = re.compile(r"(<[^>]*>)")
 # the harness's citation grammar (app.values), plus the backticks models often put around it
 _CITATION = re.compile(r"`?(?:" + CITATION_RE.pattern + r")`?")
+_PRE_END = re.compile(r"\n(</code></pre>)")
 _FENCE = re.compile(r"(^```.*?(?:^```[^\n]*$|\Z))", re.S | re.M)
 
 
@@ -93,12 +94,14 @@ def markdown_to_html(text: str, dark: bool = False) -> str:
     import markdown
 
     style = "monokai" if dark else "friendly"
-    return markdown.markdown(
+    rendered = markdown.markdown(
         text,
         extensions=["fenced_code", "codehilite", "tables", "sane_lists"],
         extension_configs={"codehilite": {"noclasses": True, "guess_lang": False,
                                           "pygments_style": style}},
     )
+    # Qt's rich text shows a code block's final newline as one more, empty, shaded line
+    return _PRE_END.sub(r"\1", rendered)
 
 
 def answer_html(text: str, citations: Iterable[LineSpan] | None = None, dark: bool = False) -> str:

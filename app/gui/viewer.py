@@ -155,7 +155,8 @@ class FileViewer(QDialog):
         total = content.count("\n") + (0 if content.endswith("\n") else 1)
         self.setWindowTitle(f"{span.path} (read-only)")
         self.header.setText(f"{span.path}, lines {span.start_line}–{span.end_line} of {total}")
-        self.text.setPlainText(content)
+        # the file's final newline ends its last line; it does not start one more (numbered) line
+        self.text.setPlainText(content.removesuffix("\n"))
         if self.highlighter is not None:
             self.highlighter.setDocument(None)
         self.highlighter = None

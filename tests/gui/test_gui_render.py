@@ -76,3 +76,8 @@ def test_model_picker_line_shows_the_eval_measurement_from_the_catalog() -> None
                                                         "median_seconds": 12.4}})
     assert describe(info) == (
         "Qwen · 491.4 MB · dialect hermes · eval 30/69 right, 12 s/question · user")
+
+
+def test_a_code_block_ends_with_its_last_line_not_an_empty_one() -> None:
+    html = answer_html("Run:\n\n```\nnotekeeper add Meeting\n```\n\nThat adds it.")
+    assert "notekeeper add Meeting</code></pre>" in html  # Qt would draw the newline as a line

@@ -237,6 +237,8 @@ def test_the_viewer_colours_code_and_closes(qtbot) -> None:
     qtbot.addWidget(viewer)
     viewer.show()
     viewer.show_span(LineSpan("calc.py", 2, 2), "# comment\ndef add(a, b):\n    return a + b\n")
+    assert viewer.text.document().blockCount() == 3  # three numbered lines, as "of 3" says
+    assert viewer.header.text().endswith("of 3")
     assert viewer.highlighter is not None and viewer.highlighter.language == "Python"
     line = viewer.text.document().findBlockByNumber(1)
     qtbot.waitUntil(lambda: len(line.layout().formats()) > 1)  # `def`, the name, the brackets
