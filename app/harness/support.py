@@ -4,8 +4,9 @@ chosen only among lines this run showed that the answer really draws on.
 A small model invents files and functions and restates the README as if it had read the code.
 So: every file path and code symbol an answer names is checked against the workspace (a miss is
 reported as unverified), and a line shown in this run becomes a source only when the answer uses
-what it holds (a number, an identifier, a quoted value, a name written as code, or several of its
-words that the question did not already say) or names its file. An answer with no such line is said to have no source.
+what it holds (a number, an identifier, a quoted value, a name written as code, or several of
+its words that the question did not already say) or names its file. An answer with no such line
+is said to have no source.
 """
 
 from __future__ import annotations
@@ -174,8 +175,8 @@ def _code_names(text: str, known: set[str]) -> set[str]:
 
 def _score_lines(text: str, question: str, lines: dict[LineSpan, str],
                  named: set[str]) -> dict[LineSpan, int]:
-    """A score per shown line: 2 per strong or code term it holds, 1 per weak one; a line of a file the
-    answer names scores at least 1. Lines under 2 do not back the answer."""
+    """A score per shown line: 2 per strong or code term it holds, 1 per weak one; a line of a
+    file the answer names scores at least 1. Lines under 2 do not back the answer."""
     terms = answer_terms(text, question)
     scores: dict[LineSpan, int] = {}
     for span, line in lines.items():
