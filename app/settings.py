@@ -44,7 +44,8 @@ class Settings(BaseModel):
     n_ctx: int = Field(8192, ge=512, le=262144, description="context size in tokens")
     n_threads: int = Field(default_factory=_physical_cores, ge=1, le=256)
     n_batch: int = Field(512, ge=16, le=8192)
-    flash_attn: bool = False
+    flash_attn: bool = Field(True, description="llama.cpp's fused attention: prompts ~6% faster on CPU "
+                             "with the 1.5B default (docs/eval.md)")
     use_mmap: bool = True
     temperature: float = Field(0.2, ge=0.0, le=2.0)
     max_answer_tokens: int = Field(768, ge=16, le=32768)
@@ -127,6 +128,8 @@ class Settings(BaseModel):
         20, ge=1, le=200, description="the most chunks one search_code call returns")
     intro_index_tokens: int = Field(
         1500, ge=0, le=100000, description="tokens of best-ranked chunks in the first prompt")
+    intro_numbered_lines: bool = Field(
+        False, description="number every line of those chunks (costs ~30% more tokens with Qwen)")
     intro_index_chunks: int = Field(
         5, ge=0, le=50, description="chunks the first prompt's index search asks for, at most")
 

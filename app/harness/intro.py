@@ -21,6 +21,7 @@ from app.harness.calls import CallOutcome, Toolbox
 from app.harness.context import question_stems, rank_hits
 from app.harness.events import RunEvent, ToolCallCompleted, ToolCallProposed
 from app.index.intent import intent_of
+from app.index.languages import language_for
 from app.settings import Settings
 from app.tools.base import TextHit
 from app.values import LineSpan, Message
@@ -78,7 +79,8 @@ def intro_reads(question: str, tools: Toolbox, settings: Settings, known_paths: 
 def _shown(outcome: CallOutcome, header: str, question: str, settings: Settings,
            count_tokens: Callable[[str], int]) -> IntroRead | None:
     if outcome.name == "search_code":
-        return _chunks_within(outcome, header, settings.intro_index_tokens, count_tokens)
+        return _chunks_within(outcome, header, settings.intro_index_tokens, settings.intro_numbered_lines,
+                              count_tokens)
     text, spans, hits = outcome.content.strip(), outcome.spans, outcome.hits
     if outcome.name == "search_text":  # only the hits that best match the question's words
         hits = tuple(rank_hits(outcome.hits, question_stems(question), settings.intro_search_lines))
@@ -87,10 +89,10 @@ def _shown(outcome: CallOutcome, header: str, question: str, settings: Settings,
     return IntroRead(header, text, spans, hits) if text else None
 
 
-def _chunks_within(outcome: CallOutcome, header: str, budget: int,
+def _chunks_within(outcome: CallOutcome, header: str, budget: int, numbered: bool,
                    count_tokens: Callable[[str], int]) -> IntroRead | None:
     """The ranked chunks, best first, while they fit `budget` tokens (the first always does, cut to
-    its first lines if it must): each as `path:start-end` and its numbered lines."""
+    its first lines if it must): each as `path:start-end` and its lines (see chunk_block)."""
     blocks: list[str] = []
     spans: list[LineSpan] = []
     hits: list[TextHit] = []
@@ -98,7 +100,7 @@ def _chunks_within(outcome: CallOutcome, header: str, budget: int,
         lines = [h for h in outcome.hits if h.span.path == span.path
                  and span.start_line <= h.span.start_line <= span.end_line]
         while lines:
-            block = "\n".join([str(_span_of(lines)), *(f"{h.span.start_line}| {h.text}" for h in lines)])
+            block = chunk_block(lines, numbered)
             if count_tokens("\n\n".join([*blocks, block])) <= budget:
                 break
             lines = lines[: len(lines) // 2] if not blocks else []
@@ -108,6 +110,23 @@ def _chunks_within(outcome: CallOutcome, header: str, budget: int,
         spans.append(_span_of(lines))
         hits.extend(lines)
     return IntroRead(header, "\n\n".join(blocks), tuple(spans), tuple(hits)) if blocks else None
+
+
+def chunk_block(lines: list[TextHit], numbered: bool) -> str:
+    """A chunk as the first prompt shows it: `path:start-end`, then its lines in a fenced block.
+
+    Unnumbered by default: Qwen's tokenizer spends a token per digit, so `123| ` before every line
+    was 30% of a prompt's code tokens, and a small model hardly cites lines itself (the harness
+    attaches the lines an answer draws on). The header still gives the range to cite.
+    """
+    texts = [f"{h.span.start_line}| {h.text}" if numbered else h.text for h in lines]
+    fence = "````" if any("```" in t for t in texts) else "```"
+    return "\n".join([str(_span_of(lines)), fence + _FENCE_LANGUAGE.get(language_for(lines[0].span.path) or "", ""),
+                      *texts, fence])
+
+
+_FENCE_LANGUAGE = {"python": "python", "javascript": "js", "typescript": "ts", "tsx": "tsx", "go": "go",
+                   "rust": "rust", "java": "java", "c": "c", "cpp": "cpp"}
 
 
 def _span_of(lines: list[TextHit]) -> LineSpan:

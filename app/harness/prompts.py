@@ -21,7 +21,7 @@ SYSTEM_PROMPT = (
 LAYOUT_HEADER = "The project folder contains:"
 README_HEADER = "The start of {path}:"
 QUESTION_HEADER = "Question:"
-INDEX_HEADER = "The parts of the project that best match the question (path:lines, then numbered lines):"
+INDEX_HEADER = "The parts of the project that best match the question (each as path:first-last line, then its lines):"
 SEARCH_HEADER = "Lines in the project that use words of the question (path:line: text):"
 
 REPEATED_CALL = (

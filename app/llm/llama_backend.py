@@ -16,12 +16,14 @@ harness loop can stop with a named reason instead of crashing.
 from __future__ import annotations
 
 import ctypes
+import logging
 import os
 import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -41,12 +43,15 @@ from app.llm.catalog import catalog_name
 from app.llm.cpu_backends import generation_threads, load_cpu_variants
 from app.llm.dialects.base import Dialect
 from app.llm.gguf import GGUFHeader, read_header
+from app.llm.llama_abort import BatchAbort
+from app.llm.llama_params import cpu_reports_amx, model_params
 from app.llm.llama_state import load_state, save_state, state_file
 from app.llm.llama_stream import TokenStream, UsageClock
 from app.settings import Settings
 
 _PROBE = "\u2063burrow-probe\u2063"  # a reply text no template will produce on its own
 _LOG_TAIL_LINES = 30
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -80,14 +85,26 @@ def _llama_cpp() -> Any:
     import llama_cpp
 
     load_cpu_variants(Path(llama_cpp.__file__).parent)
+    llama_cpp.llama_log_set(_log_forwarder(llama_cpp), ctypes.c_void_p(0))
     return llama_cpp
+
+
+@cache
+def _log_forwarder(llama_cpp: Any) -> Any:
+    """llama.cpp's log into Python's logging (debug), not onto stderr: llama-cpp-python maps the
+    current level numbers one off and prints warnings (a Stop inside a batch logs one) even with
+    verbose=False."""
+    @llama_cpp.llama_log_callback
+    def forward(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
+        log.debug("llama.cpp: %s", text.decode("utf-8", errors="replace").rstrip())
+
+    return forward
 
 
 @contextmanager
 def _captured_log(lines: list[str]) -> Iterator[None]:
     """Collect llama.cpp's log (verbose is off) so a failed load can say why."""
     llama_cpp = _llama_cpp()
-    from llama_cpp import _logger
 
     @llama_cpp.llama_log_callback
     def collect(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
@@ -98,35 +115,7 @@ def _captured_log(lines: list[str]) -> Iterator[None]:
     try:
         yield
     finally:
-        llama_cpp.llama_log_set(_logger.llama_log_callback, ctypes.c_void_p(0))
-
-
-def _cpu_reports_amx(llama_cpp: Any) -> bool:
-    return "AMX_INT8 = 1" in llama_cpp.llama_print_system_info().decode("utf-8", errors="replace")
-
-
-@contextmanager
-def _model_params(llama_cpp: Any, fields: dict[str, Any]) -> Iterator[None]:
-    """Set llama_model_params fields that Llama() does not expose, for the duration of one load.
-
-    Used to turn off llama.cpp's extra weight buffers (repacking) on CPUs that report AMX: under
-    some hypervisors the kernel grants AMX but its tile instructions still raise SIGILL, which
-    kills the whole app on the first token. Without them AMX is simply not used.
-    """
-    low = llama_cpp.llama_cpp
-    original = low.llama_model_default_params
-
-    def patched() -> Any:
-        params = original()
-        for name, value in fields.items():
-            setattr(params, name, value)
-        return params
-
-    low.llama_model_default_params = patched if fields else original
-    try:
-        yield
-    finally:
-        low.llama_model_default_params = original
+        llama_cpp.llama_log_set(_log_forwarder(llama_cpp), ctypes.c_void_p(0))
 
 
 def _load_error(path: Path, exc: BaseException, log_lines: list[str]) -> ModelLoadError:
@@ -171,9 +160,9 @@ def _construct(path: Path, header: GGUFHeader, settings: Settings) -> Any:
     n_ctx = min(settings.n_ctx, trained)
     n_batch = min(settings.n_batch, n_ctx)
     log: list[str] = []
-    extra = {} if not _cpu_reports_amx(llama_cpp) else {"use_extra_bufts": False}
+    extra = {} if not cpu_reports_amx(llama_cpp) else {"use_extra_bufts": False}
     try:
-        with _captured_log(log), _model_params(llama_cpp, extra):
+        with _captured_log(log), model_params(llama_cpp, extra):
             return llama_cpp.Llama(
                 model_path=str(path), n_ctx=n_ctx, n_batch=n_batch, n_ubatch=n_batch,
                 n_threads=generation_threads(settings.n_threads), n_threads_batch=settings.n_threads,
@@ -199,6 +188,7 @@ class LlamaChatModel:
         self._transcript: _Transcript | None = None
         self._vocab = llama_cpp.llama_model_get_vocab(llm.model)
         self._is_eog_fn = llama_cpp.llama_vocab_is_eog
+        self._abort = BatchAbort(llama_cpp, llm._ctx.ctx)
         self._grammars: dict[str, Any] = {}
         self._name = catalog_name(Path(header.path)) or header.name  # read the catalog once
 
@@ -349,14 +339,21 @@ class LlamaChatModel:
         return common
 
     def _eval_prompt(self, tokens: list[int], cancel: threading.Event) -> bool:
-        """Evaluate all but the last token in batches; False when cancelled in between."""
+        """Evaluate all but the last token in batches; False when cancelled, also inside a batch
+        (see llama_abort: the batch's tokens are then dropped, the ones before stay cached)."""
         llm = self._llm
         step = max(1, int(llm.n_batch))
         rest = tokens[llm.n_tokens:-1]
-        for i in range(0, len(rest), step):
-            if cancel.is_set():
-                return False
-            llm.eval(rest[i:i + step])
+        with self._abort.watching(cancel):
+            for i in range(0, len(rest), step):
+                if cancel.is_set():
+                    return False
+                try:
+                    llm.eval(rest[i:i + step])
+                except RuntimeError:
+                    if self._abort.aborted:
+                        return False
+                    raise
         return not cancel.is_set()
 
     def _grammar(self, request: TurnRequest) -> Any:

@@ -252,7 +252,7 @@ def test_the_first_prompt_holds_the_index_chunks_that_answer(tools):
     events = run(model, tools, settings, question="What is the default maximum note length?")
     first = model.requests[0].messages[-1]["content"]
     assert prompts.INDEX_HEADER in first and "\nnotekeeper/config.py:1-14\n" in first
-    assert "\n12| DEFAULT_MAX_NOTE_LENGTH = 500\n" in first
+    assert "\nDEFAULT_MAX_NOTE_LENGTH = 500\n" in first and "| DEFAULT_MAX" not in first  # unnumbered
     assert [e.name for e in only(events, ev.ToolCallCompleted)] == ["search_code"]  # through the executor
     assert only(events, ev.AnswerCompleted)[0].citations == (LineSpan("notekeeper/config.py", 12, 12),)
 
@@ -374,3 +374,23 @@ def test_a_call_shaped_reply_when_an_answer_was_forced_is_no_answer(tools, setti
     assert [r.force_answer for r in model.requests] == [False, True]
     assert not only(events, ev.AnswerCompleted)
     assert events[-1].reason == StopReason.NO_ANSWER and "no answer" in events[-1].message
+
+
+def test_a_chunk_is_shown_as_its_range_and_fenced_lines_numbered_only_when_asked():
+    from app.harness.intro import chunk_block
+    from app.tools.base import TextHit
+
+    lines = [TextHit(LineSpan("src/app.py", n, n), t) for n, t in ((7, "def main():"), (8, "    return 1"))]
+    assert chunk_block(lines, numbered=False) == "src/app.py:7-8\n```python\ndef main():\n    return 1\n```"
+    assert "\n7| def main():\n8|     return 1\n" in chunk_block(lines, numbered=True)
+    doc = [TextHit(LineSpan("README.md", 3, 3), "```sh"), TextHit(LineSpan("README.md", 4, 4), "```")]
+    assert chunk_block(doc, numbered=False) == "README.md:3-4\n````\n```sh\n```\n````"  # a longer fence
+
+
+def test_numbered_chunk_lines_are_a_setting(tools):
+    for numbered in (False, True):
+        model = ScriptedModel(["500."])
+        run(model, tools, Settings(n_threads=1, intro_numbered_lines=numbered),
+            question="What is the default maximum note length?")
+        first = model.requests[0].messages[-1]["content"]
+        assert ("\n12| DEFAULT_MAX_NOTE_LENGTH = 500\n" in first) is numbered
