@@ -47,13 +47,14 @@ def system_message() -> Message:
 
 def question_message(question: str, layout: str, reads: list[IntroRead]) -> Message:
     """The question, after the workspace's layout and what the harness read for it (dialects read
-    the part after 'Question:')."""
+    the part after 'Question:'), and a line asking to answer from those reads."""
     parts = [f"{prompts.LAYOUT_HEADER}\n{layout}" if layout else ""]
     parts += [f"{read.header}\n{read.text}" for read in reads]
     context = "\n\n".join(p for p in parts if p)
     if not context:
         return {"role": "user", "content": question}
-    return {"role": "user", "content": f"{context}\n\n{prompts.QUESTION_HEADER} {question}"}
+    nudge = f"\n{prompts.ANSWER_FROM_READS}" if reads else ""
+    return {"role": "user", "content": f"{context}\n\n{prompts.QUESTION_HEADER} {question}{nudge}"}
 
 
 def intro_reads(question: str, tools: Toolbox, settings: Settings, known_paths: tuple[str, ...],

@@ -22,6 +22,10 @@ LAYOUT_HEADER = "The project folder contains:"
 README_HEADER = "The start of {path}:"
 QUESTION_HEADER = "Question:"
 INDEX_HEADER = "The parts of the project that best match the question (each as path:first-last line, then its lines):"
+# After the question when the harness read something for it. Measured on all 69 eval questions
+# with the 1.5B default (docs/eval.md, wave 2, fourth session): 50 right and 50 grounded, against 49
+# and 50 without it; asking for names and values alone gave 50 right but 48 grounded.
+ANSWER_FROM_READS = "Answer from the lines above, with the exact names and values they show and the file they are in."
 SEARCH_HEADER = "Lines in the project that use words of the question (path:line: text):"
 
 REPEATED_CALL = (

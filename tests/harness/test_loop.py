@@ -66,7 +66,7 @@ def test_first_prompt_has_layout_readme_and_known_paths(tools, settings):
     assert "notekeeper/" in question["content"] and "pyproject.toml" in question["content"]  # layout
     assert question["role"] == "user" and len(first.messages) == 2
     assert "small command-line tool for keeping short text notes" in question["content"]  # README start
-    assert question["content"].endswith("\n\nQuestion: What does this project do?")
+    assert question["content"].endswith(f"\n\nQuestion: What does this project do?\n{prompts.ANSWER_FROM_READS}")
     assert "notekeeper/config.py" in first.known_paths and "README.md" in first.known_paths
     assert only(events, ev.AnswerCompleted)[0].citations == (LineSpan("README.md", 3, 4),)
 
@@ -314,7 +314,7 @@ def test_a_follow_up_sees_the_earlier_question_answer_and_results(tools, setting
     again = model.requests[2].messages
     assert again[1:len(earlier)] == earlier[1:]  # the same turns, in the same order
     assert again[len(earlier)]["content"] == "The limit is 500 (notekeeper/config.py:12)."
-    assert again[-1]["content"].endswith("Question: And which constant holds it?")
+    assert again[-1]["content"].endswith(f"Question: And which constant holds it?\n{prompts.ANSWER_FROM_READS}")
     assert follow[0].chat_id == "chat-1" and follow[-1].reason is StopReason.ANSWERED
 
 
@@ -394,3 +394,11 @@ def test_numbered_chunk_lines_are_a_setting(tools):
             question="What is the default maximum note length?")
         first = model.requests[0].messages[-1]["content"]
         assert ("\n12| DEFAULT_MAX_NOTE_LENGTH = 500\n" in first) is numbered
+
+
+def test_a_question_with_nothing_read_for_it_is_asked_as_it_is(tools):
+    from app.harness.intro import question_message
+
+    assert question_message("Why?", "", []) == {"role": "user", "content": "Why?"}
+    layout_only = question_message("Why?", "workspace x/", [])["content"]
+    assert layout_only.endswith("Question: Why?") and prompts.ANSWER_FROM_READS not in layout_only
