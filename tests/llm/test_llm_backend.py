@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import threading
 import time
 from pathlib import Path
@@ -115,6 +116,40 @@ def test_stop_ends_a_prompt_batch_inside_it_and_the_cache_stays_sound() -> None:
     again = _run(big, req)[1]
     big.reset()
     assert again.raw == _run(big, req)[1].raw and again.usage.prompt_tokens > 500
+
+
+class _CtrlCAtCheck(threading.Event):
+    """Presses Ctrl-C (SIGINT to this process) at its n-th check, from inside llama.cpp's batch."""
+
+    def __init__(self, check: int) -> None:
+        super().__init__()
+        self.checks = check
+
+    def is_set(self) -> bool:
+        self.checks -= 1
+        if self.checks == 0:
+            signal.raise_signal(signal.SIGINT)
+        return super().is_set()
+
+
+def test_ctrl_c_inside_a_prompt_batch_is_a_keyboard_interrupt_not_a_model_failure() -> None:
+    """`ask` runs the model on the main thread and stops on KeyboardInterrupt. Ctrl-C while llama.cpp
+    evaluates a batch must end the batch and still arrive as KeyboardInterrupt (raised inside the
+    abort callback, ctypes would drop it and the batch would fail as 'llama_decode returned 2')."""
+    from app.llm.llama_backend import load_model
+
+    big = load_model(REAL_MODEL, Settings(n_ctx=4096, n_batch=2048))
+    text = " ".join(f"Line {i}: the configuration is parsed by load_settings." for i in range(60))
+    req = TurnRequest(messages=({"role": "user", "content": text},), temperature=0.0, max_tokens=4)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        big.reset()
+        with pytest.raises(KeyboardInterrupt):
+            list(big.generate(req, _CtrlCAtCheck(2)))
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert big._llm.n_tokens == 0  # the batch was cut inside
+    assert signal.getsignal(signal.SIGINT) is previous
 
 
 class CallOnlyDialect(GenericDialect):
