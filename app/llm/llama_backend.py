@@ -85,7 +85,7 @@ def _llama_cpp() -> Any:
     import llama_cpp
 
     load_cpu_variants(Path(llama_cpp.__file__).parent)
-    llama_cpp.llama_log_set(_log_forwarder(llama_cpp), ctypes.c_void_p(0))
+    _log_forwarder(llama_cpp)  # installed on the first call only (a load's capture stays in place)
     return llama_cpp
 
 
@@ -93,11 +93,12 @@ def _llama_cpp() -> Any:
 def _log_forwarder(llama_cpp: Any) -> Any:
     """llama.cpp's log into Python's logging (debug), not onto stderr: llama-cpp-python maps the
     current level numbers one off and prints warnings (a Stop inside a batch logs one) even with
-    verbose=False."""
+    verbose=False. Installed when first made; kept alive by the cache (C holds only a pointer)."""
     @llama_cpp.llama_log_callback
     def forward(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
         log.debug("llama.cpp: %s", text.decode("utf-8", errors="replace").rstrip())
 
+    llama_cpp.llama_log_set(forward, ctypes.c_void_p(0))
     return forward
 
 
