@@ -122,12 +122,11 @@ def chunk_block(lines: list[TextHit], numbered: bool) -> str:
     """
     texts = [f"{h.span.start_line}| {h.text}" if numbered else h.text for h in lines]
     fence = "````" if any("```" in t for t in texts) else "```"
-    return "\n".join([str(_span_of(lines)), fence + _FENCE_LANGUAGE.get(language_for(lines[0].span.path) or "", ""),
-                      *texts, fence])
+    language = language_for(lines[0].span.path) or ""
+    return "\n".join([str(_span_of(lines)), fence + _FENCE_TAGS.get(language, language), *texts, fence])
 
 
-_FENCE_LANGUAGE = {"python": "python", "javascript": "js", "typescript": "ts", "tsx": "tsx", "go": "go",
-                   "rust": "rust", "java": "java", "c": "c", "cpp": "cpp"}
+_FENCE_TAGS = {"javascript": "js", "typescript": "ts"}  # the index's language names, shorter where usual
 
 
 def _span_of(lines: list[TextHit]) -> LineSpan:

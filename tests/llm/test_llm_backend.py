@@ -86,69 +86,61 @@ def test_cancel_mid_generation_returns_quickly(model) -> None:
     assert 15 <= done.usage.completion_tokens <= 17
 
 
-class _SetAfterChecks(threading.Event):
-    """Reads as set from its n-th check on: the first check (before the prompt's only batch) says
-    go on, the next ones come from llama.cpp's abort callback inside that batch."""
+class _AtCheck(threading.Event):
+    """At its n-th check runs `then` (by default: reads as set from there on). The first check comes
+    before the prompt's only batch, the next ones from llama.cpp's abort callback inside it."""
 
-    def __init__(self, checks: int) -> None:
+    def __init__(self, check: int, then=None) -> None:
         super().__init__()
-        self.checks = checks
-
-    def is_set(self) -> bool:
-        self.checks -= 1
-        return self.checks <= 0 or super().is_set()
-
-
-def test_stop_ends_a_prompt_batch_inside_it_and_the_cache_stays_sound() -> None:
-    """One 2048-token batch takes seconds with a 1.5B model: Stop must not wait for its end. The
-    batch is dropped (nothing of it counts as cached) and the next turn still answers exactly as
-    a fresh model does."""
-    from app.llm.llama_backend import load_model
-
-    big = load_model(REAL_MODEL, Settings(n_ctx=4096, n_batch=2048))
-    text = " ".join(f"Line {i}: the configuration is parsed by load_settings in settings.py." for i in range(60))
-    req = TurnRequest(messages=({"role": "user", "content": text + " Where is the configuration parsed?"},),
-                      temperature=0.0, max_tokens=12)
-    big.reset()
-    _, stopped = _run(big, req, _SetAfterChecks(2))
-    assert stopped.stop_reason == "cancelled" and stopped.usage.completion_tokens == 0
-    assert big._llm.n_tokens == 0  # the batch was cut inside, not evaluated to its end
-    again = _run(big, req)[1]
-    big.reset()
-    assert again.raw == _run(big, req)[1].raw and again.usage.prompt_tokens > 500
-
-
-class _CtrlCAtCheck(threading.Event):
-    """Presses Ctrl-C (SIGINT to this process) at its n-th check, from inside llama.cpp's batch."""
-
-    def __init__(self, check: int) -> None:
-        super().__init__()
-        self.checks = check
+        self.checks, self.then = check, then or self.set
 
     def is_set(self) -> bool:
         self.checks -= 1
         if self.checks == 0:
-            signal.raise_signal(signal.SIGINT)
+            self.then()
         return super().is_set()
 
 
-def test_ctrl_c_inside_a_prompt_batch_is_a_keyboard_interrupt_not_a_model_failure() -> None:
+@pytest.fixture(scope="module")
+def one_batch():
+    """The model with a batch big enough that a whole prompt below is one batch."""
+    from app.llm.llama_backend import load_model
+
+    return load_model(REAL_MODEL, Settings(n_ctx=4096, n_batch=2048))
+
+
+def _long_request(max_tokens: int) -> TurnRequest:
+    text = " ".join(f"Line {i}: the configuration is parsed by load_settings in settings.py." for i in range(60))
+    return TurnRequest(messages=({"role": "user", "content": text + " Where is the configuration parsed?"},),
+                       temperature=0.0, max_tokens=max_tokens)
+
+
+def test_stop_ends_a_prompt_batch_inside_it_and_the_cache_stays_sound(one_batch) -> None:
+    """One 2048-token batch takes seconds with a 1.5B model: Stop must not wait for its end. The
+    batch is dropped (nothing of it counts as cached) and the next turn still answers exactly as
+    a fresh model does."""
+    req = _long_request(12)
+    one_batch.reset()
+    _, stopped = _run(one_batch, req, _AtCheck(2))
+    assert stopped.stop_reason == "cancelled" and stopped.usage.completion_tokens == 0
+    assert one_batch._llm.n_tokens == 0  # the batch was cut inside, not evaluated to its end
+    again = _run(one_batch, req)[1]
+    one_batch.reset()
+    assert again.raw == _run(one_batch, req)[1].raw and again.usage.prompt_tokens > 500
+
+
+def test_ctrl_c_inside_a_prompt_batch_is_a_keyboard_interrupt_not_a_model_failure(one_batch) -> None:
     """`ask` runs the model on the main thread and stops on KeyboardInterrupt. Ctrl-C while llama.cpp
     evaluates a batch must end the batch and still arrive as KeyboardInterrupt (raised inside the
     abort callback, ctypes would drop it and the batch would fail as 'llama_decode returned 2')."""
-    from app.llm.llama_backend import load_model
-
-    big = load_model(REAL_MODEL, Settings(n_ctx=4096, n_batch=2048))
-    text = " ".join(f"Line {i}: the configuration is parsed by load_settings." for i in range(60))
-    req = TurnRequest(messages=({"role": "user", "content": text},), temperature=0.0, max_tokens=4)
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        big.reset()
-        with pytest.raises(KeyboardInterrupt):
-            list(big.generate(req, _CtrlCAtCheck(2)))
+        one_batch.reset()
+        with pytest.raises(KeyboardInterrupt):  # Ctrl-C pressed (SIGINT to this process) in the batch
+            list(one_batch.generate(_long_request(4), _AtCheck(2, lambda: signal.raise_signal(signal.SIGINT))))
     finally:
         signal.signal(signal.SIGINT, previous)
-    assert big._llm.n_tokens == 0  # the batch was cut inside
+    assert one_batch._llm.n_tokens == 0  # the batch was cut inside
     assert signal.getsignal(signal.SIGINT) is previous
 
 
