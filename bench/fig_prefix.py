@@ -41,7 +41,7 @@ def _figure(ctx: BenchContext, settings: Any, raw: Any) -> FigureResult:
 
 
 def _prefix_parts(settings: Any) -> tuple[list, list]:
-    from app.harness.intro import system_message
+    from app.harness.first_prompt import system_message
 
     return [system_message()], []  # the default model's policy offers no tools: the prefix is the system turn
 

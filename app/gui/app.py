@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.gui.main_window import MainWindow
 from app.gui.prefs import peek_theme
-from app.gui.session import SessionController
+from app.gui.controller import SessionController
 from app.gui.theme import apply_theme, is_dark
 from app.paths import app_paths
 
@@ -132,7 +132,7 @@ def _adopt_settings_and_workspace(window: MainWindow, options: LaunchOptions) ->
         window.set_dark(apply_theme(QApplication.instance(), theme))
     if options.workspace and not window.set_workspace(options.workspace) and options.smoke_question:
         from app.gui.diagnostics import emit_json
-        from app.gui.session import NoticeKind
+        from app.gui.controller import NoticeKind
 
         emit_json({"error": window.notice.notice(NoticeKind.WORKSPACE)})
         QApplication.instance().exit(2)

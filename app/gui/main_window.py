@@ -1,7 +1,7 @@
 """The main window: workspace, model and history on the left; conversation, activity and the
 question box on the right. All work happens on worker threads; this class only wires views (laid
 out by app.gui.layout). What the user may do at any moment is the controller's state
-(app.gui.session)."""
+(app.gui.controller)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QApplication, QMainWindow
 
 from app.errors import BurrowError
-from app.gui.session import ControllerState, NoticeKind, SessionController
+from app.gui.controller import ControllerState, NoticeKind, SessionController
 from app.gui.workers import Background
 
 if TYPE_CHECKING:  # the views load in build(), after the first paint when the app launches
@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # the views load in build(), after the first paint when the a
     from app.gui.dialogs import Dialogs
     from app.gui.history import HistoryPanel
     from app.gui.model_picker import ModelPicker
-    from app.gui.models import ModelPresenter
+    from app.gui.model_presenter import ModelPresenter
     from app.gui.runs import RunPresenter
     from app.gui.server_models import ServerModels
     from app.gui.settings_dialog import SettingsDialog
@@ -89,7 +89,7 @@ class MainWindow(QMainWindow):
             return
         from app.gui import layout
         from app.gui.dialogs import Dialogs
-        from app.gui.models import ModelPresenter
+        from app.gui.model_presenter import ModelPresenter
         from app.gui.runs import RunPresenter, RunViews
 
         self.dialogs = self._given_dialogs or Dialogs(self)

@@ -130,7 +130,7 @@ def support_html(support: str, unverified: Iterable[str], copy_index: int | None
     """The line under an answer: its support badge (the harness's words), the names it uses that
     the workspace lacks, and a Copy link."""
     from app.harness.prompts import SUPPORT_LABELS
-    from app.harness.support import Support
+    from app.harness.grounding import Support
 
     parts = []
     if support:

@@ -11,7 +11,7 @@ from PySide6.QtCore import QObject, Signal
 
 from app.errors import BurrowError
 from app.gui.chat_view import ChatTurn, ChatView, answered_turn
-from app.gui.session import ControllerState, NoticeKind, SessionController
+from app.gui.controller import ControllerState, NoticeKind, SessionController
 from app.gui.status import NoticeBar, ProgressLine
 from app.gui.widgets import ActivityPanel, QuestionEdit
 from app.gui.workers import RunWorker

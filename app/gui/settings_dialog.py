@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from app.errors import SettingsError
 
-if TYPE_CHECKING:  # pydantic loads after the window shows (see app.gui.session)
+if TYPE_CHECKING:  # pydantic loads after the window shows (see app.gui.controller)
     from app.settings import Settings
 
 SettingsApplier = Callable[..., "Settings"]  # (**changes) -> saved Settings; raises SettingsError

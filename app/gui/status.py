@@ -9,7 +9,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QWidget
 
-from app.gui.session import NoticeKind
+from app.gui.controller import NoticeKind
 
 NOTICE_STYLE = "background:#fdecea;color:#611a15;padding:6px;border-radius:4px"
 TICK_MS = 1000

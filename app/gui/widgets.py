@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from app.errors import WorkspaceError
 from app.gui.qt_values import ALIGN_CENTER
-from app.gui.session import workspace_from_drop
+from app.gui.controller import workspace_from_drop
 
 if TYPE_CHECKING:  # the harness loads with the first run, Qt's event classes (and enums) with an event
     from PySide6.QtCore import QMimeData

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from app.harness.support import Support
+from app.harness.grounding import Support
 from app.llm.base import Usage
 from app.values import LineSpan, Message
 

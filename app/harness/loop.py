@@ -25,7 +25,7 @@ from app.harness.citations import (
     read_args_for,
     verify_answer,
 )
-from app.harness.context import ContextBudget
+from app.harness.budget import ContextBudget
 from app.harness.events import (
     AnswerCompleted,
     ContextElided,
@@ -40,8 +40,8 @@ from app.harness.events import (
     ToolCallProposed,
     ToolCallRefused,
 )
-from app.harness.intro import IntroRead, intro_reads, question_message, system_message
-from app.harness.support import NameLookup, check_answer
+from app.harness.first_prompt import IntroRead, intro_reads, question_message, system_message
+from app.harness.grounding import NameLookup, check_answer
 from app.harness.turn_guards import LinkedCancel, RepeatGuard, call_shaped
 from app.llm.base import (
     ChatModel,

@@ -9,7 +9,7 @@ plain instruction when an answer is forced.
 from __future__ import annotations
 
 from app.harness.events import StopReason
-from app.harness.support import AnswerCheck, Support
+from app.harness.grounding import AnswerCheck, Support
 
 SYSTEM_PROMPT = (
     "You are Burrow, an assistant that answers questions about the code in one project folder. "

@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from app.errors import BurrowError
 from app.harness import events as ev
-from app.harness.support import Support
+from app.harness.grounding import Support
 from app.llm.base import Usage
 from app.paths import AppPaths
 from app.storage import atomic_write_text

@@ -22,7 +22,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from app.gui.main_window import MainWindow
-from app.gui.session import SessionController
+from app.gui.controller import SessionController
 from app.gui.theme import apply_theme
 from app.paths import app_paths
 

@@ -45,7 +45,7 @@ import sys
 import PySide6.QtCore
 from PySide6.QtWidgets import QApplication
 from app.gui.main_window import MainWindow
-from app.gui.session import SessionController
+from app.gui.controller import SessionController
 from app.paths import app_paths
 
 app = QApplication([])

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.errors import BurrowError, SettingsError, WorkspaceError
-from app.gui.session import RecentWorkspaces, SessionController, workspace_from_drop
+from app.gui.controller import RecentWorkspaces, SessionController, workspace_from_drop
 from app.paths import app_paths
 
 

@@ -10,7 +10,7 @@ from app.harness import events as ev
 from app.harness import prompts
 from app.harness.events import StopReason
 from app.harness.loop import run_question
-from app.harness.support import Support
+from app.harness.grounding import Support
 from app.llm.base import ParsedReply, ParsedToolCall, TurnEnd
 from app.llm.dialects import dialect_for_template
 from app.llm.scripted import ScriptedModel
@@ -377,7 +377,7 @@ def test_a_call_shaped_reply_when_an_answer_was_forced_is_no_answer(tools, setti
 
 
 def test_a_chunk_is_shown_as_its_range_and_fenced_lines_numbered_only_when_asked():
-    from app.harness.intro import chunk_block
+    from app.harness.first_prompt import chunk_block
     from app.tools.base import TextHit
 
     lines = [TextHit(LineSpan("src/app.py", n, n), t) for n, t in ((7, "def main():"), (8, "    return 1"))]
@@ -397,7 +397,7 @@ def test_numbered_chunk_lines_are_a_setting(tools):
 
 
 def test_a_question_with_nothing_read_for_it_is_asked_as_it_is(tools):
-    from app.harness.intro import question_message
+    from app.harness.first_prompt import question_message
 
     assert question_message("Why?", "", []) == {"role": "user", "content": "Why?"}
     layout_only = question_message("Why?", "workspace x/", [])["content"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.index.text_chunks import ChunkLimits, chunk_file
+from app.index.chunking import ChunkLimits, chunk_file
 from app.index.values import ChunkKind
 
 LIMITS = ChunkLimits(window=10, overlap=2, max_lines=40, config_lines=30)

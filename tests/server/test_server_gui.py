@@ -17,7 +17,7 @@ pytestmark = pytest.mark.real_model
 @pytest.fixture
 def window(qtbot, burrow_home: Path, llama_server: RunningServer):
     from app.gui.main_window import MainWindow
-    from app.gui.session import SessionController
+    from app.gui.controller import SessionController
     from app.paths import app_paths
     from app.settings import Settings
 
@@ -74,7 +74,7 @@ def test_a_remote_model_shows_where_answers_are_computed(window) -> None:
 
 def test_a_remembered_server_model_is_loaded_at_start(qtbot, burrow_home: Path, llama_server: RunningServer) -> None:
     from app.gui.main_window import MainWindow
-    from app.gui.session import ControllerState, SessionController
+    from app.gui.controller import ControllerState, SessionController
     from app.paths import app_paths
     from app.settings import Settings
 

@@ -158,7 +158,7 @@ def test_a_model_the_server_does_not_have_is_named(llama_server: RunningServer, 
 
 def test_the_gui_controller_answers_through_the_server(llama_server: RunningServer, project: Path,
                                                       burrow_home: Path) -> None:
-    from app.gui.session import ControllerState, SessionController
+    from app.gui.controller import ControllerState, SessionController
     from app.llm.server_backend import ServerModelRef
     from app.paths import app_paths
 

@@ -12,7 +12,7 @@ from app.errors import BurrowError
 from app.gui.dialogs import Dialogs
 from app.gui.model_picker import ModelPicker
 from app.gui.server_models import short_name
-from app.gui.session import ControllerState, NoticeKind, SessionController
+from app.gui.controller import ControllerState, NoticeKind, SessionController
 from app.gui.status import NoticeBar, ProgressLine
 from app.gui.workers import Background
 

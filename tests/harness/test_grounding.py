@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.harness.citations import Evidence
-from app.harness.support import NameLookup, Support, check_answer, mentioned_names
+from app.harness.grounding import NameLookup, Support, check_answer, mentioned_names
 from app.tools.base import TextHit
 from app.values import LineSpan
 

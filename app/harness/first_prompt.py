@@ -18,7 +18,7 @@ from typing import Any
 
 from app.harness import prompts
 from app.harness.calls import CallOutcome, Toolbox
-from app.harness.context import question_stems, rank_hits
+from app.harness.budget import question_stems, rank_hits
 from app.harness.events import RunEvent, ToolCallCompleted, ToolCallProposed
 from app.index.intent import intent_of
 from app.index.languages import language_for
