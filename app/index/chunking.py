@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from app.index.code_chunks import code_chunks, definitions, spans
-from app.index.languages import language_for, parser_for
+from app.index.code_chunks import code_chunks, spans
+from app.index.definitions import parse_definitions
+from app.index.languages import language_for
 from app.index.values import Chunk, ChunkKind
 
 
@@ -77,10 +78,9 @@ def chunk_file(rel: str, lines: list[str], limits: ChunkLimits) -> list[Chunk]:
     if _is_config(rel, name) and name != "setup.py" and name != "noxfile.py":
         return config_chunks(rel, lines, limits)
     language = language_for(rel)
-    parser = parser_for(language) if language else None
-    if parser is not None:
-        source = "\n".join(lines).encode("utf-8", "replace")
-        defs = definitions(parser.parse(source), source)
+    source = "\n".join(lines).encode("utf-8", "replace") if language else b""
+    defs = parse_definitions(source, language) if language else None
+    if defs is not None:
         return code_chunks(lines, defs, limits.max_lines, limits.window, limits.overlap)
     if name.endswith(_MARKDOWN_EXT):
         return section_chunks(lines, markdown_headings(lines), limits)

@@ -1,219 +1,15 @@
-"""Definitions as chunks, by tree-sitter: each function and method with the comments and docstring
-that belong to it; each class (struct, trait, impl, interface) as a header chunk of its own lines
-outside its methods; module-level code between definitions as windows.
-
-Only statement-level nodes are visited, never expressions or function bodies: a function's nested
-helpers belong to it, and walking every node of a large tree in Python would cost seconds.
+"""Definitions as chunks: each function and method with the comments and docstring that belong to
+it; each class (struct, trait, impl, interface) as a header chunk of its own lines outside its
+methods; module-level code between definitions as windows. The definitions come from
+app.index.definitions, the walker file_outline uses too.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from app.index.definitions import Definition, Role
 from app.index.values import Chunk, ChunkKind
-
-_FUNCTIONS = {
-    "function_definition",
-    "function_declaration",
-    "generator_function_declaration",
-    "method_definition",
-    "method_declaration",
-    "constructor_declaration",
-    "function_item",
-    "function_signature_item",
-    "arrow_function",
-    "function_expression",
-    "function",
-    "generator_function",
-}
-_CONTAINERS = {
-    "class_definition",
-    "class_declaration",
-    "abstract_class_declaration",
-    "class_specifier",
-    "struct_specifier",
-    "union_specifier",
-    "enum_specifier",
-    "interface_declaration",
-    "enum_declaration",
-    "record_declaration",
-    "annotation_type_declaration",
-    "struct_item",
-    "enum_item",
-    "trait_item",
-    "impl_item",
-    "union_item",
-    "type_declaration",
-    "type_alias_declaration",
-}
-# Nodes to look inside for definitions: files, bodies of classes and namespaces, wrappers.
-_DESCEND = {
-    "module",
-    "program",
-    "source_file",
-    "translation_unit",
-    "compilation_unit",
-    "block",
-    "if_statement",
-    "else_clause",
-    "elif_clause",
-    "try_statement",
-    "except_clause",
-    "finally_clause",
-    "with_statement",
-    "decorated_definition",
-    "export_statement",
-    "lexical_declaration",
-    "variable_declaration",
-    "variable_declarator",
-    "class_body",
-    "body",
-    "declaration_list",
-    "field_declaration_list",
-    "namespace_definition",
-    "internal_module",
-    "module_declaration",
-    "mod_item",
-    "template_declaration",
-    "preproc_ifdef",
-    "preproc_if",
-    "preproc_else",
-    "linkage_specification",
-    "ambient_declaration",
-    "statement_block",
-    "interface_body",
-    "enum_body",
-    "enum_body_declarations",
-    "expression_statement",
-}
-_WRAPPERS = {
-    "decorated_definition",
-    "export_statement",
-    "lexical_declaration",
-    "expression_statement",
-    "variable_declaration",
-    "template_declaration",
-    "ambient_declaration",
-}
-_COMMENTS = {"comment", "line_comment", "block_comment"}
-
-
-@dataclass(frozen=True)
-class Definition:
-    kind: ChunkKind
-    name: str  # qualified: 'Class.method'
-    start: int  # 0-based rows, inclusive, comments and decorators included
-    end: int
-    doc: str
-    container: bool
-
-
-def definitions(tree, source: bytes) -> list[Definition]:
-    found: list[Definition] = []
-    _visit(tree.root_node, "", source, found)
-    return found
-
-
-def _visit(node, owner: str, source: bytes, found: list[Definition]) -> None:
-    for child in node.named_children:
-        kind = _kind_of(child, owner)
-        name = _name(child) if kind else None
-        if kind and name:
-            qualified = f"{owner}.{name}" if owner else name
-            start, doc = _leading(child, source)
-            container = kind is ChunkKind.CLASS
-            doc += _docstring(child, source)
-            found.append(Definition(kind, qualified, start, child.end_point[0], doc, container))
-            if container:
-                _visit(child, qualified, source, found)
-        elif child.type in _DESCEND or child.type.endswith("_body"):
-            _visit(child, owner, source, found)
-
-
-def _kind_of(node, owner: str) -> ChunkKind | None:
-    if node.type in _CONTAINERS:
-        return ChunkKind.CLASS if _has_body(node) else None
-    if node.type in ("arrow_function", "function_expression", "function", "generator_function"):
-        return None  # anonymous: named through the variable_declarator that holds it
-    if node.type == "variable_declarator":
-        value = node.child_by_field_name("value")
-        return ChunkKind.FUNCTION if value is not None and value.type in _FUNCTIONS else None
-    if node.type == "assignment_expression":  # JS: `Layer.prototype.match = function match() {}`
-        value = node.child_by_field_name("right")
-        return ChunkKind.FUNCTION if value is not None and value.type in _FUNCTIONS else None
-    if node.type in _FUNCTIONS:
-        return ChunkKind.METHOD if owner else ChunkKind.FUNCTION
-    return None
-
-
-def _has_body(node) -> bool:
-    if node.type in ("struct_specifier", "enum_specifier", "union_specifier", "class_specifier"):
-        return node.child_by_field_name("body") is not None  # not a mere `struct x *p;` reference
-    return True
-
-
-def _name(node) -> str | None:
-    if node.type == "impl_item":
-        target, trait = node.child_by_field_name("type"), node.child_by_field_name("trait")
-        return _short(target) if trait is None else f"{_short(trait)} for {_short(target)}"
-    if node.type == "assignment_expression":
-        left = node.child_by_field_name("left")
-        return _short(left).replace(".prototype.", ".") if left is not None else None
-    if node.type == "type_declaration":
-        spec = next((c for c in node.named_children if c.type in ("type_spec", "type_alias")), None)
-        return _name(spec) if spec is not None else None
-    named = node.child_by_field_name("name")
-    if named is not None:
-        return _short(named)
-    return _declarator_name(node.child_by_field_name("declarator"))
-
-
-def _declarator_name(declarator) -> str | None:
-    """C/C++: the name is inside (pointer) function declarators, the innermost one."""
-    while declarator is not None:
-        inner = declarator.child_by_field_name("declarator")
-        if inner is None:
-            return _short(declarator)
-        declarator = inner
-    return None
-
-
-def _short(node) -> str:
-    text = " ".join(node.text.decode("utf-8", "replace").split())
-    return text[:80]
-
-
-def _leading(node, source: bytes) -> tuple[int, str]:
-    """The first row including decorators, export/const wrappers and the comments just above."""
-    outer = node
-    while outer.parent is not None and outer.parent.type in _WRAPPERS:
-        outer = outer.parent
-    start = outer.start_point[0]
-    comments: list[str] = []
-    prev = outer.prev_named_sibling
-    while prev is not None and prev.type in _COMMENTS and prev.end_point[0] >= start - 1:
-        start = prev.start_point[0]
-        comments.append(source[prev.start_byte : prev.end_byte].decode("utf-8", "replace"))
-        prev = prev.prev_named_sibling
-    return start, "\n".join(reversed(comments))
-
-
-def _docstring(node, source: bytes) -> str:
-    """Python's docstring: the first statement of the body when it is a string."""
-    body = node.child_by_field_name("body")
-    if body is None or node.type not in ("function_definition", "class_definition"):
-        return ""
-    first = body.named_children[0] if body.named_children else None
-    if first is None or first.type != "expression_statement" or not first.named_children:
-        return ""
-    string = first.named_children[0]
-    return (
-        source[string.start_byte : string.end_byte].decode("utf-8", "replace")
-        if string.type == "string"
-        else ""
-    )
-
 
 # Module-level names worth finding by symbol: `MAX_ITEMS = 5000`, `const port = 80`, `var x int`.
 _ASSIGNED = re.compile(
@@ -250,6 +46,8 @@ def code_chunks(lines: list[str], defs: list[Definition], max_lines: int, window
     # owner of each line: '' module level, a class's name, or None inside a function
     covered: list[str | None] = [""] * len(lines)
     for d in defs:
+        if d.role is Role.SCOPE:
+            continue  # a namespace's lines belong to the definitions and code inside it
         if d.container:
             _mark(covered, d, d.name)
         else:

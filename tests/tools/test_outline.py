@@ -48,3 +48,38 @@ def test_outline_pages_and_refuses_unknown_languages(make_call) -> None:
     assert call("file_outline", path="many.py", start_line=21).content.splitlines()[1] == "def f10()  L21-22"
     unknown = call("file_outline", path="notes.md")
     assert not unknown.ok and 'read_file(path="notes.md")' in unknown.content
+
+
+# Shapes the code index's walker knew before file_outline did: JS methods assigned to a prototype
+# or to exports, Go type aliases and grouped type declarations. Both now share one walker.
+ONLY_THE_INDEX_KNEW = {
+    "layer.js": ("function Layer(path) {}\n\nLayer.prototype.match = function match(path) {\n  return 1\n}\n"
+                 "exports.init = function (app) {};\n",
+                 ["function Layer(path)  L1-1", "function Layer.match  L3-5", "function exports.init  L6-6"],
+                 {"Layer", "Layer.match", "exports.init"}),
+    "types.go": ("package m\n\ntype (\n\tA struct{}\n\tB = A\n)\n\ntype ID = string\n",
+                 ["type A  L4-4", "type B  L5-5", "type ID  L8-8"], {"A", "B", "ID"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ONLY_THE_INDEX_KNEW))
+def test_outline_shows_the_definitions_the_index_chunks(make_call, name: str) -> None:
+    from app.index.chunking import ChunkLimits, chunk_file
+
+    source, expected, symbols = ONLY_THE_INDEX_KNEW[name]
+    out = make_call({name: source})("file_outline", path=name)
+    assert out.content.splitlines()[1:] == expected
+    chunks = chunk_file(name, source.split("\n"), ChunkLimits(window=10, overlap=2, max_lines=40, config_lines=30))
+    assert symbols <= {c.symbol for c in chunks}
+
+
+def test_outline_reuses_one_parser_per_language(make_call, monkeypatch) -> None:
+    import tree_sitter
+
+    call = make_call({"a.py": "def f():\n    pass\n", "b.py": "class C:\n    pass\n"})
+    assert call("file_outline", path="a.py").ok
+    built: list[object] = []
+    real = tree_sitter.Parser
+    monkeypatch.setattr(tree_sitter, "Parser", lambda *a: built.append(a) or real(*a))
+    assert call("file_outline", path="b.py").content.splitlines()[1] == "class C  L1-2"
+    assert built == []
