@@ -55,8 +55,6 @@ class Settings(BaseModel):
     max_steps: int = Field(8, ge=1, le=100, description="step budget: model turns per question")
     context_reserve_tokens: int = Field(1024, ge=64, description="kept free for the reply")
     intro_readme_lines: int = Field(30, ge=0, le=1000, description="README lines put in the first prompt")
-    intro_search_lines: int = Field(
-        8, ge=0, le=200, description="search hits for the question put in the first prompt (weak models)")
     repeat_guard_chars: int = Field(
         60, ge=0, le=10000, description="stop a reply whose last N chars already appeared (0: off)")
     tool_policy: Literal["auto", "retrieval", "offered", "first_call"] = Field(

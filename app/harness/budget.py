@@ -8,13 +8,11 @@ fit does the run stop with reason context_budget: a run never fails on a full co
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from app.harness import prompts
 from app.llm.base import Message, ToolSpec
-from app.tools.base import TextHit
 
 MESSAGE_OVERHEAD_TOKENS = 8  # role markers and separators a chat template adds around each message
 MIN_KEPT_RESULT_CHARS = 200
@@ -103,39 +101,3 @@ def _text_of(message: Message) -> str:
 def _tool_result_indexes(messages: Sequence[Message]) -> list[int]:
     return [i for i, m in enumerate(messages) if m.get("role") == "tool"]
 
-
-
-
-# Words too common to say where an answer is; the rest of a question steers the first search.
-STOP_WORDS = frozenset(
-    "a an and are as at be by can do does did for from has have how i in is it its me my of on or "
-    "our should so that the their them there these this those to use used uses using was what when "
-    "where which who why will with would you your project file files code tell show give find".split()
-)
-SHORT_FORMS = {"maximum": "max", "minimum": "min", "directory": "dir", "number": "num",
-               "configuration": "config", "arguments": "arg", "parameters": "param"}
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}")
-
-
-def question_stems(question: str) -> tuple[str, ...]:
-    """Lower-case word starts to search for: content words, cut to 4 letters, short forms added."""
-    stems: list[str] = []
-    for word in _WORD.findall(question):
-        low = word.lower()
-        if low in STOP_WORDS:
-            continue
-        for stem in (low[:4] if len(low) > 4 else low, SHORT_FORMS.get(low)):
-            if stem and stem not in stems:
-                stems.append(stem)
-    return tuple(stems)
-
-
-def rank_hits(hits: Sequence[TextHit], stems: tuple[str, ...], limit: int) -> list[TextHit]:
-    """The search hits that best match the question: each stem weighs 1/(lines it is on), so the
-    project's own name (on every line) counts for little and a rare word for much."""
-    lowered = [hit.text.lower() for hit in hits]
-    counts = {stem: sum(stem in low for low in lowered) for stem in stems}
-    scored = [(-sum(1 / counts[s] for s in stems if s in low), order)
-              for order, low in enumerate(lowered)]
-    scored.sort()
-    return [hits[order] for score, order in scored if score < 0][:limit]

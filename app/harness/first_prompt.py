@@ -2,23 +2,20 @@
 
 A small model uses text put in front of it far better than it finds files by itself, so before the
 first turn the harness makes a read of its own: the code index's best chunks for the question
-(search_code), as many as fit a token budget. Without the index tool it falls back to the README
-start and (for models without native tool calls) the lines a search of the question's words
-found. They are real tool calls through the executor (step 0), so every line they show is
-evidence an answer may cite.
+(search_code), as many as fit a token budget, and for questions about the whole project the
+README's start. They are real tool calls through the executor (step 0), so every line they show
+is evidence an answer may cite.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from app.harness import prompts
 from app.harness.calls import CallOutcome, Toolbox
-from app.harness.budget import question_stems, rank_hits
 from app.harness.events import RunEvent, ToolCallCompleted, ToolCallProposed
 from app.index.intent import intent_of
 from app.index.languages import language_for
@@ -58,17 +55,13 @@ def question_message(question: str, layout: str, reads: list[IntroRead]) -> Mess
 
 
 def intro_reads(question: str, tools: Toolbox, settings: Settings, known_paths: tuple[str, ...],
-                weak_model: bool, count_tokens: Callable[[str], int]) -> Iterator[RunEvent | IntroRead]:
+                count_tokens: Callable[[str], int]) -> Iterator[RunEvent | IntroRead]:
     """Run the first prompt's reads; yields their events and an IntroRead for each that showed text."""
-    indexed = any(spec["function"]["name"] == "search_code" for spec in tools.schemas())
-    if indexed:
-        calls = _readme_call(settings, known_paths) if intent_of(question).overview else []
-        calls += _index_calls(question, settings)
-    else:
-        calls = _calls(question, settings, known_paths, weak_model)
+    calls = _readme_call(settings, known_paths) if intent_of(question).overview else []
+    calls += _index_calls(question, settings)
     for index, (name, arguments, header) in enumerate(calls):
         outcome = tools.run(f"intro_{index}", name, json.dumps(arguments))
-        read = _shown(outcome, header, question, settings, count_tokens) if outcome.ok else None
+        read = _shown(outcome, header, settings, count_tokens) if outcome.ok else None
         if read is None:
             continue
         yield ToolCallProposed(0, outcome.call_id, name, outcome.raw_arguments)
@@ -77,17 +70,13 @@ def intro_reads(question: str, tools: Toolbox, settings: Settings, known_paths: 
         yield read
 
 
-def _shown(outcome: CallOutcome, header: str, question: str, settings: Settings,
+def _shown(outcome: CallOutcome, header: str, settings: Settings,
            count_tokens: Callable[[str], int]) -> IntroRead | None:
     if outcome.name == "search_code":
         return _chunks_within(outcome, header, settings.intro_index_tokens, settings.intro_numbered_lines,
                               count_tokens)
-    text, spans, hits = outcome.content.strip(), outcome.spans, outcome.hits
-    if outcome.name == "search_text":  # only the hits that best match the question's words
-        hits = tuple(rank_hits(outcome.hits, question_stems(question), settings.intro_search_lines))
-        text = "\n".join(f"{h.span.path}:{h.span.start_line}: {h.text}" for h in hits)
-        spans = tuple(hit.span for hit in hits)
-    return IntroRead(header, text, spans, hits) if text else None
+    text = outcome.content.strip()
+    return IntroRead(header, text, outcome.spans, outcome.hits) if text else None
 
 
 def _chunks_within(outcome: CallOutcome, header: str, budget: int, numbered: bool,
@@ -149,12 +138,3 @@ def _readme_call(settings: Settings, known_paths: tuple[str, ...]) -> list[tuple
     return [("read_file", {"path": readme, "max_lines": settings.intro_readme_lines},
              prompts.README_HEADER.format(path=readme))]
 
-
-def _calls(question: str, settings: Settings, known_paths: tuple[str, ...],
-           weak_model: bool) -> list[tuple[str, dict[str, Any], str]]:
-    calls = _readme_call(settings, known_paths)
-    stems = question_stems(question)
-    if weak_model and stems and settings.intro_search_lines > 0:
-        pattern = "|".join(re.escape(stem) for stem in stems)
-        calls.append(("search_text", {"pattern": pattern, "ignore_case": True}, prompts.SEARCH_HEADER))
-    return calls

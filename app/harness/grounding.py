@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from app.harness.citations import Evidence, merge_spans
+from app.index.terms import STOP_WORDS
 from app.values import LineSpan, find_citations
 
 
@@ -56,11 +57,11 @@ _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w])")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]+")
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _QUOTED = re.compile(r"[\"']([^\"'\n]{2,60})[\"']")
-PLAIN = frozenset(
-    "a an and are as at be but by can do does for from has have how if in into is it its may not of "
-    "on or so such than that the their then there these this those to uses used using was what when "
-    "where which while who why will with would you your also each file files code project line lines "
-    "function method class value default set called call returns return see".split()
+# Words that say nothing about which lines an answer draws on: the stop words, and words every
+# answer about code uses.
+PLAIN = STOP_WORDS | frozenset(
+    "uses used using while file files code project line lines function method class value default "
+    "set called call returns return see".split()
 )
 
 

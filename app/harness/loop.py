@@ -209,7 +209,7 @@ class RunState:
         harness read for it."""
         reads = []
         for item in intro_reads(self.question, self.tools, self.settings, self.known_paths,
-                                self.weak_model, self.budget.tokens):
+                                self.budget.tokens):
             if isinstance(item, IntroRead):
                 self.evidence.add(item.spans, item.hits)
                 reads.append(item)

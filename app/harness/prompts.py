@@ -26,7 +26,6 @@ INDEX_HEADER = "The parts of the project that best match the question (each as p
 # with the 1.5B default (docs/eval.md, wave 2, fourth session): 50 right and 50 grounded, against 49
 # and 50 without it; asking for names and values alone gave 50 right but 48 grounded.
 ANSWER_FROM_READS = "Answer from the lines above, with the exact names and values they show and the file they are in."
-SEARCH_HEADER = "Lines in the project that use words of the question (path:line: text):"
 
 REPEATED_CALL = (
     "You already called {name} with these arguments and its result is above. "
