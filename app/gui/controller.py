@@ -23,6 +23,7 @@ from app.paths import AppPaths
 if TYPE_CHECKING:  # pydantic and the harness load on first use, after the window shows
     from app.harness.events import AnswerCompleted, RunEvent
     from app.harness.records import ChatSoFar, RunRecord, RunSummary
+    from app.harness.session import Session
     from app.llm.base import ChatModel, ModelInfo
     from app.llm.server_backend import ServerModelRef
     from app.settings import Settings
@@ -128,6 +129,8 @@ class SessionController:
         self._models_home = models_home  # where other apps' models are looked for (default ~)
         self._state = ControllerState.IDLE
         self._cancel: threading.Event | None = None
+        self._session: Session | None = None  # for the workspace, model and settings in _session_key
+        self._session_key: tuple[object, ...] = ()
         self.state_listeners: list[Callable[[ControllerState], None]] = []
 
     # state ---------------------------------------------------------------------------------
@@ -168,6 +171,7 @@ class SessionController:
         folder = check_workspace(str(raw))
         if folder != self.workspace:
             self.chat = None  # a chat belongs to its workspace
+            self.close()
         self.workspace = folder
         self.recent.add(folder)
         return folder
@@ -246,6 +250,7 @@ class SessionController:
     def end_model_load(self, model: ChatModel | None, path: str | None = None) -> None:
         """Adopt a loaded model (None: the load failed and the previous model stays)."""
         if model is not None:
+            self.close()  # the old model is freed with the Session that holds it
             self.model, self.model_path = model, path
         self._set_state(ControllerState.IDLE)
 
@@ -300,12 +305,30 @@ class SessionController:
 
     def iter_run(self, question: str, cancel: threading.Event) -> Iterator[RunEvent]:
         """The loop's events for one question, continuing the current chat (worker thread)."""
+        chat = self.chat
+        yield from self.session().ask(question, cancel, chat=chat)
+
+    def session(self) -> Session:
+        """The Session of the current workspace and model, opened at the first question and asked
+        every later one, in any chat: its workspace, tools and index stay open. Another
+        workspace, model or settings opens a new one (only between runs: one run at a time)."""
         from app.harness.session import Session
 
         assert self.workspace is not None and self.model is not None
-        chat = self.chat
-        with Session.open(self.workspace, self.model, self.settings, paths=self.paths) as session:
-            yield from session.ask(question, cancel, chat=chat)
+        folder = check_workspace(str(self.workspace))  # still there (WorkspaceError says why not)
+        stat = folder.stat()  # a folder deleted and made again under the same name is another one
+        key = (folder, stat.st_dev, stat.st_ino, self.model, self.settings)
+        if self._session is None or self._session_key != key:
+            self.close()
+            self._session = Session.open(folder, self.model, self.settings, paths=self.paths)
+            self._session_key = key
+        return self._session
+
+    def close(self) -> None:
+        """Close the open Session (its workspace and index); the next question opens another."""
+        if self._session is not None:
+            self._session.close()
+        self._session, self._session_key = None, ()
 
     def answered(self, chat_id: str, answer: AnswerCompleted) -> None:
         """The chat continues from this answer (a stopped run adds nothing to it)."""

@@ -292,4 +292,5 @@ class MainWindow(QMainWindow):
         if self.built:  # closed before its views were built: no run can have started
             self.runs.shutdown()
         self.background.close()
+        self.controller.close()  # after the workers: none still uses its Session
 

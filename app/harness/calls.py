@@ -64,10 +64,16 @@ class Toolbox(Protocol):
 class ToolExecutor:
     """Validates a proposed call (name, JSON object, pydantic arguments) and runs it in the workspace."""
 
-    def __init__(self, workspace: Workspace, settings: Settings, registry: ToolRegistry | None = None) -> None:
+    def __init__(self, workspace: Workspace, settings: Settings, registry: ToolRegistry | None = None,
+                 files: tuple[str, ...] | None = None) -> None:
         self._workspace = workspace
         self._settings = settings
         self._registry = registry or default_tools()
+        self._files = files  # the workspace's files as a walk just found them; None: walk when asked
+
+    def with_files(self, files: tuple[str, ...]) -> ToolExecutor:
+        """The same tools, whose known_paths are `files` (a walk made for this question)."""
+        return ToolExecutor(self._workspace, self._settings, self._registry, files)
 
     @property
     def workspace(self) -> Workspace:
@@ -80,7 +86,9 @@ class ToolExecutor:
 
     def known_paths(self, limit: int) -> tuple[str, ...]:
         """Files a path argument may name (for a path grammar), under the workspace rules."""
-        return self._workspace.file_list(limit) if limit > 0 else ()
+        if limit <= 0:
+            return ()
+        return self._files[:limit] if self._files is not None else self._workspace.file_list(limit)
 
     def layout(self) -> str:
         """A short view of the workspace's top level, for the first prompt."""

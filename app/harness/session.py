@@ -13,7 +13,8 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from app.errors import BurrowError
@@ -29,6 +30,8 @@ from app.tools.code_search import CodeSearch
 from app.tools.registry import ToolRegistry, default_tools
 from app.workspace import Workspace, check_folder
 
+ToolsFor = Callable[[CodeSearch], ToolRegistry]  # the tools, given the index their search_code uses
+
 log = logging.getLogger(__name__)
 PROGRESS_STEPS = 50  # progress events per refresh, at most (a big tree has thousands of files)
 
@@ -40,8 +43,16 @@ def open_toolbox(folder: Path | str, settings: Settings, registry: ToolRegistry 
     return ToolExecutor(Workspace(check_folder(folder), settings), settings, registry)
 
 
+@dataclass(frozen=True)
+class _Refreshed:
+    """The end of a refresh: what it did, or None when it failed (search_code will say why)."""
+
+    stats: IndexStats | None
+
+
 class Session:
-    """A workspace with its tools and a loaded model; answers questions one at a time."""
+    """A workspace with its tools, its code index and a loaded model; answers questions one at a
+    time. Open one per workspace and model and ask it every question: the index stays open."""
 
     def __init__(self, tools: ToolExecutor, model: ChatModel, settings: Settings,
                  paths: AppPaths | None = None, code_search: CodeSearch | None = None) -> None:
@@ -53,9 +64,11 @@ class Session:
 
     @classmethod
     def open(cls, folder: Path | str, model: ChatModel, settings: Settings, *,
-             paths: AppPaths | None = None, registry: ToolRegistry | None = None) -> Session:
-        code_search = CodeSearch() if registry is None else None
-        return cls(open_toolbox(folder, settings, registry, code_search), model, settings, paths, code_search)
+             paths: AppPaths | None = None, tools: ToolsFor = default_tools) -> Session:
+        """`tools` makes the registry around the session's own index, so a custom set of tools
+        still searches the index the session refreshes."""
+        code_search = CodeSearch()
+        return cls(open_toolbox(folder, settings, tools(code_search)), model, settings, paths, code_search)
 
     @property
     def workspace(self) -> Workspace:
@@ -66,12 +79,19 @@ class Session:
         """The run's events, the last one a RunStopped; the run is recorded when paths were given.
         With `chat`, the question continues that chat (its history is in the prompt)."""
         recorder = RunRecorder(self._paths) if self._paths is not None else None
-        yield from self._refresh_index()
-        yield from run_question(question, tools=self.tools, model=self.model, settings=self.settings,
+        refreshed = _Refreshed(None)
+        for event in self._refresh_index():
+            if isinstance(event, _Refreshed):
+                refreshed = event
+            else:
+                yield event
+        # The refresh walked the tree; the run's path checks use that walk instead of a second one.
+        tools = self.tools.with_files(refreshed.stats.paths) if refreshed.stats else self.tools
+        yield from run_question(question, tools=tools, model=self.model, settings=self.settings,
                                 cancel=cancel, recorder=recorder, history=chat.history if chat else (),
                                 chat_id=chat.chat_id if chat else "")
 
-    def _refresh_index(self) -> Iterator[RunEvent]:
+    def _refresh_index(self) -> Iterator[RunEvent | _Refreshed]:
         """Bring the code index up to date before the question (only changed files are read), with
         progress; the build runs on its own thread so its progress can be yielded as it goes."""
         if self._code_search is None:
@@ -83,6 +103,7 @@ class Session:
         while (item := updates.get()) is not None:
             if isinstance(item, IndexStats):
                 yield IndexReady(item.files, item.chunks, item.changed, item.removed, item.seconds)
+                yield _Refreshed(item)
             elif item[0] == item[1] or item[0] - shown >= max(1, item[1] // PROGRESS_STEPS):
                 shown = item[0]
                 yield IndexProgress(*item)
@@ -103,6 +124,8 @@ class Session:
         return RunStore(self._paths).load_chat(self.tools.label, ref)
 
     def close(self) -> None:
+        if self._code_search is not None:
+            self._code_search.close()
         self.tools.workspace.close()
 
     def __enter__(self) -> Session:

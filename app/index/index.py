@@ -111,7 +111,8 @@ class CodeIndex:
             self._write(todo, gone, known, progress)
         files, chunks = self._store.counts()
         seconds = time.perf_counter() - started
-        return IndexStats(files, chunks, seconds, len(todo), len(gone), rebuilt, listing.truncated)
+        return IndexStats(files, chunks, seconds, len(todo), len(gone), rebuilt, listing.truncated,
+                          tuple(e.rel for e in listing.entries))
 
     def _write(self, todo: list[Entry], gone: list[int], known: dict, progress: Progress | None) -> None:
         self._store.begin()

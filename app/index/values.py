@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 Progress = Callable[[int, int], None]  # (files done, files to do)
@@ -61,3 +61,6 @@ class IndexStats:
         False  # True when the index was built from nothing (first use, --rebuild, bad DB)
     )
     truncated: bool = False  # the walk stopped at walk_max_entries: some files are not indexed
+    # the files the walk found, sorted as Workspace.file_list sorts them: a question's path checks
+    # reuse them rather than walk the tree again
+    paths: tuple[str, ...] = field(default=(), repr=False)

@@ -60,6 +60,13 @@ class CodeSearch:
             self.refresh(ws)
         return self._indexes[ws]
 
+    def close(self) -> None:
+        """Close the indexes this tool opened (their databases); a later search opens them again."""
+        for index in list(self._indexes.values()):
+            index.close()
+        self._indexes.clear()
+        self._fresh = weakref.WeakSet()
+
     def search_code(self, ws: Workspace, args: SearchCodeArgs) -> ToolOutput:
         """Find the code and docs that best match a question or a name.
 

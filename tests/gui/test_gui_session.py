@@ -91,3 +91,48 @@ def test_set_workspace_is_remembered(home: Path, project: Path) -> None:
     SessionController(app_paths()).set_workspace(project)
     saved = json.loads(app_paths().recent_file.read_text())
     assert saved == [str(project.resolve())]
+
+
+def test_every_question_and_chat_of_a_workspace_and_model_uses_one_session(home: Path, project: Path,
+                                                                          monkeypatch) -> None:
+    import threading
+
+    from app.harness.session import Session
+    from app.llm.scripted import ScriptedModel
+    from app.workspace import Workspace
+
+    opened: list[Session] = []
+    real_open = Session.open
+    monkeypatch.setattr(Session, "open", lambda *a, **kw: opened.append(real_open(*a, **kw)) or opened[-1])
+    closed: list[Session] = []
+    real_close = Session.close
+    monkeypatch.setattr(Session, "close", lambda self: closed.append(self) or real_close(self))
+    walks: list[int] = []
+    real_walk = Workspace.list_tree
+
+    def walk(self, path=".", depth=1, **kw):
+        walks.extend([depth] if depth > 1 else [])
+        return real_walk(self, path, depth, **kw)
+
+    monkeypatch.setattr(Workspace, "list_tree", walk)
+    controller = SessionController(app_paths())
+    controller.set_workspace(project)
+    controller.end_model_load(ScriptedModel(["add adds.", "It adds.", "a + b.", "Sum."]), "scripted")
+
+    def ask(question: str) -> None:
+        assert any(type(e).__name__ == "RunStopped" for e in controller.iter_run(question, threading.Event()))
+
+    ask("What does add do?")
+    ask("And what does it return?")
+    controller.new_chat()
+    ask("Where is add?")
+    assert len(opened) == 1 and len(walks) == 3 and not closed  # one session; one walk per question
+    other = project.parent / "other"
+    other.mkdir()
+    (other / "x.py").write_text("def x():\n    return 1\n")
+    controller.set_workspace(other)
+    assert closed == opened  # the old workspace's session is closed at once
+    ask("What is x?")
+    assert len(opened) == 2
+    controller.close()
+    assert closed == opened

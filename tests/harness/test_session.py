@@ -33,3 +33,50 @@ def test_the_index_is_refreshed_with_progress_before_the_question(tmp_path: Path
     with Session.open(root, ScriptedModel(["33."]), settings) as session:
         again = [e for e in session.ask("What does rule_3 return?") if isinstance(e, ev.IndexReady)]
     assert again[0].changed == 1  # only the touched file is read again
+
+
+def _count_walks(monkeypatch) -> list[str]:
+    """Records every walk of the whole tree (a listing deeper than one folder)."""
+    from app.workspace import Workspace
+
+    walks: list[str] = []
+    real = Workspace.list_tree
+
+    def counted(self, path=".", depth=1, **kw):
+        if depth > 1:
+            walks.append(path)
+        return real(self, path, depth, **kw)
+
+    monkeypatch.setattr(Workspace, "list_tree", counted)
+    return walks
+
+
+def test_a_question_walks_the_tree_once(tmp_path: Path, monkeypatch) -> None:
+    root = _project(tmp_path / "proj", 5)
+    walks = _count_walks(monkeypatch)
+    model = ScriptedModel(["Rule 1 returns 1.", "Rule 2 returns 2."])
+    with Session.open(root, model, Settings(n_threads=1)) as session:
+        list(session.ask("What does rule_1 return?"))
+        assert len(walks) == 1  # the index refresh's walk also gives the run its known paths
+        (root / "pkg" / "new.py").write_text("def rule_new():\n    return 0\n")
+        events = list(session.ask("What does rule_2 return?"))
+    assert len(walks) == 2
+    assert next(e for e in events if isinstance(e, ev.IndexReady)).changed == 1
+
+
+def test_a_session_with_its_own_tools_still_refreshes_its_index(tmp_path: Path) -> None:
+    from app.tools.registry import ToolRegistry, default_tools
+
+    root = _project(tmp_path / "proj", 3)
+    made: list[object] = []
+
+    def tools(code_search) -> ToolRegistry:
+        made.append(code_search)
+        return default_tools(code_search)
+
+    with Session.open(root, ScriptedModel(["Rule 1 returns 1."]), Settings(n_threads=1), tools=tools) as session:
+        events = list(session.ask("What does rule_1 return?"))
+    ready = [e for e in events if isinstance(e, ev.IndexReady)]
+    assert len(made) == 1 and len(ready) == 1 and ready[0].files == 3
+    found = next(e for e in events if isinstance(e, ev.ToolCallCompleted) and e.name == "search_code")
+    assert "pkg/mod1.py" in found.content
