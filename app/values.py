@@ -27,9 +27,6 @@ class LineSpan:
             return f"{self.path}:{self.start_line}"
         return f"{self.path}:{self.start_line}-{self.end_line}"
 
-    def overlaps(self, other: LineSpan) -> bool:
-        return (self.path == other.path and self.start_line <= other.end_line
-                and other.start_line <= self.end_line)
 
 
 # The one citation grammar (harness and GUI both use it): a path with a folder or an extension,

@@ -175,9 +175,6 @@ class MainWindow(QMainWindow):
             widget.setEnabled(c.can_change_workspace)
 
     # notices -----------------------------------------------------------------------------
-    def show_notice(self, text: str, kind: NoticeKind = NoticeKind.RUN) -> None:
-        self.notice.put(kind, text)
-
     def set_status(self, text: str) -> None:
         self.status.end(text)
 

@@ -17,13 +17,14 @@ from pathlib import Path
 
 from app.errors import BurrowError
 from app.index import ranking
+from app.index.chunking import ChunkLimits, chunk_file
 from app.index.store import ChunkRow, FileState, Store, database_path
 from app.index.terms import path_terms, term_string
-from app.index.chunking import ChunkLimits, chunk_file
 from app.index.values import Chunk, ChunkHit, ChunkKind, IndexStats, Progress
 from app.paths import app_paths
 from app.settings import Settings
 from app.workspace import Entry, Workspace
+from app.workspace.values import split_lines
 
 _WALK_DEPTH = 64  # as Workspace.file_list: deeper trees are not code anyone asks about
 _DEFINITIONS = (ChunkKind.CLASS, ChunkKind.FUNCTION, ChunkKind.METHOD)
@@ -82,10 +83,6 @@ class CodeIndex:
         """Forget everything and index the whole workspace again."""
         with self._mutex:
             return self._guarded(lambda: self._refresh(progress, True))
-
-    def ensure_built(self, progress: Progress | None = None) -> IndexStats | None:
-        """Build on first use; an index built before is used as it is (None)."""
-        return None if self.built else self.refresh(progress)
 
     def _guarded(self, work: Callable[[], IndexStats]) -> IndexStats:
         try:
@@ -150,11 +147,7 @@ class CodeIndex:
             return []
         if doc.binary:
             return []
-        lines = doc.text.split("\n")
-        lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
-        if lines and lines[-1] == "":
-            lines.pop()
-        return _to_rows(entry.rel, chunk_file(entry.rel, lines, limits))
+        return _to_rows(entry.rel, chunk_file(entry.rel, split_lines(doc.text), limits))
 
     # searching ---------------------------------------------------------------------------------
     def search(self, query: str, limit: int = 8) -> tuple[ChunkHit, ...]:
@@ -172,13 +165,6 @@ class CodeIndex:
                 return ranking.find_symbol(self._store, name, limit)
             except sqlite3.DatabaseError:
                 return ()
-
-    def best_chunks(
-        self, question: str, token_budget: int, count_tokens: Callable[[str], int]
-    ) -> tuple[ChunkHit, ...]:
-        """The best chunks for a question that fit in `token_budget` tokens (first prompt)."""
-        hits = self.search(question, self._settings.search_code_max_results)
-        return ranking.fit_budget(hits, token_budget, count_tokens)
 
 
 def _fingerprint(settings: Settings) -> str:

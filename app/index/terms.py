@@ -177,15 +177,5 @@ def related(term: str) -> tuple[str, ...]:
     return _RELATED.get(term, ()) + doer
 
 
-def identifiers(question: str) -> list[str]:
-    """Tokens of a question that look like code names (compound or quoted)."""
-    found = [
-        t
-        for t in _TOKEN.findall(question)
-        if t.isascii() and (_is_compound(t) or "`" + t in question)
-    ]
-    return _unique(t.strip("_.") for t in found)
-
-
 def _unique(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(i for i in items if i))

@@ -18,9 +18,8 @@ class TextHit:
 @dataclass(frozen=True)
 class ToolOutput:
     """What a tool returns: the text for the model, the file lines that text showed, and the same
-    results as data (search hits, file paths) for callers that must not re-parse the text."""
+    results as data (search hits) for callers that must not re-parse the text."""
 
     content: str
     spans: tuple[LineSpan, ...] = ()
     hits: tuple[TextHit, ...] = ()
-    paths: tuple[str, ...] = ()

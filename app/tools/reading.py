@@ -9,6 +9,7 @@ from app.tools.base import TextHit, ToolOutput
 from app.tools.calls_text import call_text, cut_note
 from app.values import LineSpan
 from app.workspace import TextFile, Workspace, human_size
+from app.workspace.values import split_lines
 
 
 class ReadFileArgs(BaseModel):
@@ -17,14 +18,6 @@ class ReadFileArgs(BaseModel):
     path: str = Field(description="file path relative to the workspace root, e.g. 'src/main.py'")
     start_line: int = Field(1, ge=1, description="first line to show (1-based)")
     max_lines: int = Field(200, ge=1, description="how many lines to show at most (also capped by settings)")
-
-
-def split_lines(text: str) -> list[str]:
-    """Lines as ripgrep and editors count them: split on \\n only, a trailing \\r dropped."""
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
 def clip_line(line: str, limit: int) -> str:

@@ -84,3 +84,11 @@ class TextFile:
     @property
     def binary(self) -> bool:
         return self.sniffed.binary
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as ripgrep and editors count them: split on \\n only, a trailing \\r dropped."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]

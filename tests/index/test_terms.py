@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.index.terms import identifiers, path_terms, query_terms, stem, term_string, terms
+from app.index.terms import path_terms, query_terms, stem, term_string, terms
 
 
 def test_snake_camel_and_dotted_names_split_and_kept_whole() -> None:
@@ -25,14 +25,6 @@ def test_questions_drop_stop_words_and_repeats() -> None:
         "rais",
         "parser",
         "fail",
-    ]
-
-
-def test_identifiers_in_a_question() -> None:
-    assert identifiers("where is `Settings` or parse_config or QuerySet.filter defined") == [
-        "Settings",
-        "parse_config",
-        "QuerySet.filter",
     ]
 
 
