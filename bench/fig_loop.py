@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import time
 from typing import Any
 
 from bench.context import BenchContext
+from bench.raw_reference import RawReference
 from bench.report import FigureResult, Target
 from bench.runner import guarded, progress
 from bench.timing import median
@@ -35,53 +35,6 @@ CALLS = [
     ("read_file", {"path": "larder/report.py"}),
 ]
 QUESTION = "How does Larder decide which items expire soon?"
-
-
-class RawReference:
-    """A raw llama context walked forward like a perfect cache; times only each turn's new tokens."""
-
-    def __init__(self, raw: Any) -> None:
-        self.raw = raw
-        self.samples: list[dict] = []
-        raw.reset()
-
-    def measure(self, before: Any, turn: Any) -> None:
-        """`before` and `turn` are consecutive TurnCompleted events of Burrow's loop."""
-        raw = self.raw
-        self._advance(self._tokens(before.prompt + before.raw))  # untimed: what the cache holds
-        tokens = self._tokens(turn.prompt)
-        common = min(_common_prefix(raw.input_ids[: raw.n_tokens].tolist(), tokens), len(tokens) - 1)
-        self._truncate(common)
-        start = time.perf_counter()
-        raw.eval(tokens[common:])
-        _greedy_token(raw)
-        self.samples.append({"new_tokens": len(tokens) - common, "seconds": time.perf_counter() - start})
-
-    def _tokens(self, text: str) -> list[int]:
-        from bench.fig_model import prompt_tokens
-
-        return prompt_tokens(self.raw, text)
-
-    def _truncate(self, n: int) -> None:
-        if n < self.raw.n_tokens:
-            self.raw._ctx.kv_cache_seq_rm(-1, n, -1)
-            self.raw.n_tokens = n
-
-    def _advance(self, tokens: list[int]) -> None:
-        self._truncate(_common_prefix(self.raw.input_ids[: self.raw.n_tokens].tolist(), tokens))
-        if self.raw.n_tokens < len(tokens):
-            self.raw.eval(tokens[self.raw.n_tokens:])
-
-
-def _greedy_token(raw: Any) -> int:
-    """The reply's first token, greedy: argmax of the last logits."""
-    import numpy as np
-
-    return int(np.ctypeslib.as_array(raw._ctx.get_logits(), shape=(raw.n_vocab(),)).argmax())
-
-
-def _common_prefix(a: list[int], b: list[int]) -> int:
-    return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
 
 
 class ForcedCalls:

@@ -11,6 +11,7 @@ from typing import Any
 
 from bench import fig_loop, fig_prefix
 from bench.context import BenchContext
+from bench.raw_reference import prompt_tokens
 from bench.report import FigureResult, Target
 from bench.runner import guarded, progress
 from bench.timing import interleaved, median
@@ -112,14 +113,6 @@ def measure_generation(ctx: BenchContext, model: Any, raw: Any) -> FigureResult:
                "reference": "Llama.create_completion(stream=True), same tokens, greedy, same samplers"}
     return FigureResult(key, title, unit, target, median(ours), median(theirs),
                         "raw llama-cpp-python", details=details)
-
-
-def prompt_tokens(raw: Any, prompt: str) -> list[int]:
-    tokens = list(raw.tokenize(prompt.encode("utf-8"), add_bos=False, special=True))
-    bos = raw.token_bos()
-    if raw._model.add_bos_token() and bos >= 0 and tokens[:1] != [bos]:
-        tokens.insert(0, bos)  # as the backend does when the template writes no BOS
-    return tokens
 
 
 def _grammar(text: str | None) -> Any:

@@ -49,18 +49,17 @@ def _prefix_parts(settings: Any) -> tuple[list, list]:
 def _one(ctx: BenchContext, model: Any, settings: Any, raw: Any) -> dict:
     from app.harness.events import ModelTurnFinished, PromptRendered
     from app.harness.session import Session
-    from bench.fig_loop import RawReference, _greedy_token
-    from bench.fig_model import prompt_tokens
+    from bench.raw_reference import RawReference, greedy_token, prompt_tokens
 
     warm = model.warm(*_prefix_parts(settings))
     with Session.open(ctx.fixture, model, settings) as session:
         events = list(session.ask(QUESTION))
     prompt = prompt_tokens(raw, next(e for e in events if isinstance(e, PromptRendered)).text)
     first = next(e for e in events if isinstance(e, ModelTurnFinished))
-    RawReference(raw)._advance(prompt[: warm.tokens])  # the raw side holds the same prefix, untimed
+    RawReference(raw).advance(prompt[: warm.tokens])  # the raw side holds the same prefix, untimed
     started = time.perf_counter()
     raw.eval(prompt[warm.tokens:])
-    _greedy_token(raw)
+    greedy_token(raw)
     seconds = time.perf_counter() - started
     return {"ours": first.usage.first_token_seconds, "raw": seconds, "new_tokens": len(prompt) - warm.tokens,
             "prefix_tokens": warm.tokens, "prefix_loaded": warm.loaded,

@@ -164,7 +164,7 @@ def rows_only(args: argparse.Namespace) -> int:
             rows.setdefault(row["id"], row)
     wanted = select([q for q in load_questions() if q.id in rows], args)  # same filters as a run
     chosen = [rows[q.id] for q in wanted]
-    policy = args.policy or "off"
+    policy = args.policy or "auto"  # the setting's default: each model's measured best
     run = {"model": args.model, "policy": policy, "scope": args.scope, "summary": summarize(chosen),
            "note": f"assembled from {len(args.from_rows)} row files (processes side by side)",
            "rows": [{k: r[k] for k in ("id", "correct", "grounded", "seconds")} for r in chosen]}
