@@ -49,8 +49,8 @@ class Codebase:
     pool: str = ""  # debian: the .deb's path under the mirror (apt-cache show's Filename)
 
 
-def load_codebases(path: Path = CATALOG) -> dict[str, Codebase]:
-    data = json.loads(path.read_text(encoding="utf-8"))
+def load_codebases(path: Path | None = None) -> dict[str, Codebase]:
+    data = json.loads((path or CATALOG).read_text(encoding="utf-8"))
     return {c["name"]: Codebase(**c) for c in data["codebases"]}
 
 
