@@ -1,11 +1,16 @@
-"""Retrieval quality of the code index on the eval's question set (bench/eval/questions.json).
+"""Retrieval quality of the code index on the eval's question sets, overall and per language.
 
 For each question the index returns its top 5 chunks. Span recall@5: a returned chunk overlaps
 an evidence span (same file, shared lines). File recall@5: a returned chunk is in an evidence
 file. The reference is a naive search in the same run: 40-line windows of every file ranked by
 how many of the question's words they hold (what the first prompt used before the index).
 
-    python -m bench.fig_retrieval [--questions FILE] [--misses]
+The bench group (`measure`) reports the tuning set only: the held-out set is measured by hand,
+with `--set heldout`, and each such run written down in docs/eval.md, so that no one tunes the
+ranking on held-out misses by watching the bench.
+
+    python -m bench.fig_retrieval [--set tuning|heldout|both] [--questions FILE] [--misses]
+                                  [--json OUT]
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import json
 import os
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from bench.context import BenchContext
@@ -34,6 +39,8 @@ FILE = (
     Target(0.95, True, "measured"),
 )
 QUESTIONS = Path(__file__).resolve().parent / "eval" / "questions.json"
+HELDOUT = Path(__file__).resolve().parent / "eval" / "heldout.json"
+SETS = {"tuning": QUESTIONS, "heldout": HELDOUT}
 TOP = 5
 NAIVE_WINDOW = 40
 
@@ -46,6 +53,7 @@ class Outcome:
     naive_span: bool
     naive_file: bool
     top: tuple[str, ...]  # 'path:start-end' of the returned chunks
+    language: str = ""
 
 
 def load_questions(path: Path) -> list[dict]:
@@ -54,13 +62,49 @@ def load_questions(path: Path) -> list[dict]:
 
 
 def evaluate(questions: list[dict]) -> list[Outcome]:
-    from bench.eval.codebases import ensure_codebase
+    from bench.eval.codebases import ensure_codebase, load_codebases
 
+    catalog = load_codebases()
     outcomes: list[Outcome] = []
     for name in dict.fromkeys(q["codebase"] for q in questions):
         root = ensure_codebase(name)
-        outcomes += _evaluate_codebase(root, [q for q in questions if q["codebase"] == name])
+        found = _evaluate_codebase(root, [q for q in questions if q["codebase"] == name])
+        outcomes += [replace(o, language=catalog[name].language) for o in found]
     return outcomes
+
+
+def by_language(outcomes: list[Outcome]) -> dict[str, dict[str, float]]:
+    """Per language: questions, span and file recall@5, and the naive search's."""
+    table: dict[str, dict[str, float]] = {}
+    for language in sorted({o.language for o in outcomes}):
+        group = [o for o in outcomes if o.language == language]
+        n = len(group)
+        table[language] = {"questions": n, "span": sum(o.span for o in group) / n,
+                           "file": sum(o.file for o in group) / n,
+                           "naive_span": sum(o.naive_span for o in group) / n,
+                           "naive_file": sum(o.naive_file for o in group) / n}
+    return table
+
+
+def language_table(outcomes: list[Outcome]) -> str:
+    """Markdown rows: each language, then all, with index and naive recall."""
+    rows = by_language(outcomes)
+    n = len(outcomes) or 1
+    rows["all"] = {"questions": len(outcomes), "span": sum(o.span for o in outcomes) / n,
+                   "file": sum(o.file for o in outcomes) / n,
+                   "naive_span": sum(o.naive_span for o in outcomes) / n,
+                   "naive_file": sum(o.naive_file for o in outcomes) / n}
+    lines = ["| language | questions | span recall@5 | file recall@5 | naive span | naive file |",
+             "|---|---|---|---|---|---|"]
+    for language, r in rows.items():
+        q = int(r["questions"])
+        lines.append(f"| {language} | {q} | {_frac(r['span'], q)} | {_frac(r['file'], q)} | "
+                     f"{_frac(r['naive_span'], q)} | {_frac(r['naive_file'], q)} |")
+    return "\n".join(lines)
+
+
+def _frac(share: float, n: int) -> str:
+    return f"{round(share * n)}/{n} ({100 * share:.0f}%)"
 
 
 def _evaluate_codebase(root: Path, questions: list[dict]) -> list[Outcome]:
@@ -134,12 +178,13 @@ class NaiveSearch:
 
 def figures(outcomes: list[Outcome]) -> list[FigureResult]:
     n = len(outcomes) or 1
-    misses = [o.__dict__ for o in outcomes if not o.span]
+    misses = [asdict(o) for o in outcomes if not o.span]
     span = sum(o.span for o in outcomes) / n
     file = sum(o.file for o in outcomes) / n
     naive_span = sum(o.naive_span for o in outcomes) / n
     naive_file = sum(o.naive_file for o in outcomes) / n
-    details = {"questions": len(outcomes), "span_misses": misses}
+    details = {"questions": len(outcomes), "span_misses": misses,
+               "by_language": by_language(outcomes)}
     return [
         FigureResult(*SPAN[:4], span, naive_span, "naive word-overlap windows", details=details),
         FigureResult(
@@ -162,24 +207,44 @@ def measure(ctx: BenchContext) -> list[FigureResult]:
 
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="python -m bench.fig_retrieval", description=__doc__)
-    p.add_argument("--questions", type=Path, default=QUESTIONS)
+    p.add_argument("--set", choices=(*SETS, "both"), default="tuning", dest="which",
+                   help="which question set (default tuning)")
+    p.add_argument("--questions", type=Path, help="a questions file instead of --set")
     p.add_argument("--misses", action="store_true", help="print each question the index missed")
+    p.add_argument("--json", type=Path, help="write each set's figures and outcomes here")
     args = p.parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="burrow-retrieval-") as home:
-        os.environ["BURROW_HOME"] = home
-        outcomes = evaluate(load_questions(args.questions))
-    for fig in figures(outcomes):
-        print(f"{fig.title}: {fig.measured:.3f} (naive: {fig.reference:.3f}, target {fig.target})")
-    if args.misses:
-        questions = {q["id"]: q for q in load_questions(args.questions)}
-        for o in outcomes:
-            if not o.span:
-                q = questions[o.id]
-                want = ", ".join(f"{e['path']}:{e['start']}-{e['end']}" for e in q["evidence"])
-                found = "file ok" if o.file else "FILE MISS"
-                print(f"\n{o.id} {found}: {q['question']}\n  want {want}")
-                print("  got  " + "\n       ".join(o.top))
+    if args.questions:
+        chosen = {args.questions.stem: args.questions}
+    else:
+        chosen = SETS if args.which == "both" else {args.which: SETS[args.which]}
+    report: dict[str, dict] = {}
+    for name, path in chosen.items():
+        with tempfile.TemporaryDirectory(prefix="burrow-retrieval-") as home:
+            os.environ["BURROW_HOME"] = home
+            questions = load_questions(path)
+            outcomes = evaluate(questions)
+        print(f"\n## {name} ({len(outcomes)} questions)")
+        for fig in figures(outcomes):
+            print(f"{fig.title}: {fig.measured:.3f} (naive: {fig.reference:.3f}, target {fig.target})")
+        print(language_table(outcomes))
+        if args.misses:
+            _print_misses(questions, outcomes)
+        report[name] = {"by_language": by_language(outcomes),
+                        "outcomes": [asdict(o) for o in outcomes]}
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     return 0
+
+
+def _print_misses(questions: list[dict], outcomes: list[Outcome]) -> None:
+    by_id = {q["id"]: q for q in questions}
+    for o in outcomes:
+        if not o.span:
+            q = by_id[o.id]
+            want = ", ".join(f"{e['path']}:{e['start']}-{e['end']}" for e in q["evidence"])
+            found = "file ok" if o.file else "FILE MISS"
+            print(f"\n{o.id} {found}: {q['question']}\n  want {want}")
+            print("  got  " + "\n       ".join(o.top))
 
 
 if __name__ == "__main__":

@@ -1,10 +1,13 @@
 """`python -m bench.eval`: ask the eval's questions through the real harness and score them.
 
-    python -m bench.eval [--model NAME_OR_PATH] [--codebase NAME] [--limit N]
-                         [--policy off|offered|first_call] [--json OUT] [--table docs/eval.md]
+    python -m bench.eval [--set tuning|heldout] [--model NAME_OR_PATH] [--codebase NAME]
+                         [--limit N] [--policy off|offered|first_call] [--set KEY=VALUE]
+                         [--json OUT] [--table docs/eval.md]
 
-Code bases are fetched and cached on first use (~/.cache/burrow-eval). Each run is merged into
-bench/results.json under "eval" (other keys are kept) and its table written to --table.
+`--set tuning` (the default) asks the tuning set (questions.json), `--set heldout` the held-out
+set (heldout.json: tune nothing on it; docs/eval.md says how its runs are written down). Code
+bases are fetched and cached on first use (~/.cache/burrow-eval). Each run is merged into
+bench/results.json under "eval" (other keys are kept) and its tables written to --table.
 """
 
 from __future__ import annotations
@@ -30,8 +33,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--ids", default="", help="only these question ids (comma-separated)")
     p.add_argument("--policy", choices=("auto", "retrieval", "offered", "first_call"), default=None,
                    help="the tool policy setting (default: auto, the model's measured best)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="override another setting for this run")
+    p.add_argument("--set", action="append", default=[], metavar="SET|KEY=VALUE",
+                   help="tuning or heldout: the question set (default tuning); KEY=VALUE: "
+                   "override another setting for this run")
     p.add_argument("--threads", type=int, default=0,
                    help="llama.cpp threads (default: Burrow's, or 1 when the machine is busy)")
     p.add_argument("--json", type=Path, help="write every question's row here (as it goes)")
@@ -44,7 +48,25 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--merge-from", type=Path, action="append", default=[], metavar="FILE",
                    help="run nothing: merge the eval runs of FILE (another --results) into "
                    "--results and rewrite --table (for runs made side by side)")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    try:
+        args.question_set, args.set = split_set_args(args.set)
+    except ValueError as exc:
+        p.error(str(exc))
+    return args
+
+
+def split_set_args(values: list[str]) -> tuple[str, list[str]]:
+    """`--set` names the question set (tuning, heldout) or overrides a setting (KEY=VALUE)."""
+    from bench.eval.questions import EvalSet
+
+    names = [v for v in values if "=" not in v]
+    unknown = [v for v in names if v not in {s.value for s in EvalSet}]
+    if unknown:
+        raise ValueError(f"--set {unknown[0]}: expected tuning, heldout or KEY=VALUE")
+    if len(set(names)) > 1:
+        raise ValueError("--set: choose one question set")
+    return (names[0] if names else EvalSet.TUNING.value), [v for v in values if "=" in v]
 
 
 def resolve_model(name: str) -> tuple[Path, str]:
@@ -81,7 +103,8 @@ def select(questions, args: argparse.Namespace) -> list:
 
 
 def scope_of(args: argparse.Namespace) -> str:
-    parts = [f"codebase={args.codebase}" if args.codebase else "",
+    held = getattr(args, "question_set", "tuning") == "heldout"  # tuning keeps its old run keys
+    parts = ["heldout" if held else "", f"codebase={args.codebase}" if args.codebase else "",
              f"limit={args.limit}" if args.limit else "", "ids" if args.ids else ""]
     return ",".join(p for p in parts if p) or "all"
 
@@ -105,8 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     from app.llm.llama_backend import load_model
     from app.netguard import install_network_guard
     from app.settings import Settings
-    from bench.eval.questions import load_questions
-    from bench.eval.report import merge_results, run_key, summarize, write_table
+    from bench.eval.questions import load_set
+    from bench.eval.report import merge_results, run_key, summarize
     from bench.eval.runner import print_row, run_questions
 
     model_path, label = resolve_model(args.model)
@@ -119,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         overrides["n_threads"] = str(threads)
     load_at_start = round(os.getloadavg()[0], 1)
     settings = Settings.model_validate(overrides)
-    questions = select(load_questions(), args)
+    questions = select(load_set(args.question_set), args)
     from bench.eval.codebases import ensure_codebase
 
     for name in sorted({q.codebase for q in questions}):
@@ -146,32 +169,44 @@ def main(argv: list[str] | None = None) -> int:
            "network_attempts": len(guard.attempts), "threads": settings.n_threads,
            "load_avg": [load_at_start, round(os.getloadavg()[0], 1)],
            "rows": [{k: r[k] for k in ("id", "correct", "grounded", "seconds")} for r in rows]}
+    run["question_set"] = args.question_set
     section = merge_results(args.results, run_key(label, run["policy"], run["scope"]), run)
+    write_tables(args, section, run)
+    return 0
+
+
+def write_tables(args: argparse.Namespace, section: dict, run: dict) -> None:
+    """The runs table, and this run's per-language and per-kind rows, to --table and stdout."""
+    from bench.eval.report import BREAKDOWN_END, BREAKDOWN_START, breakdown_table, write_table
+
+    breakdown = breakdown_table(run["summary"])
     if args.table:
         write_table(args.table, section["table_markdown"])
-    print(json.dumps(run["summary"], indent=1))
-    return 0
+        write_table(args.table, f"{run['model']} | {run['policy']} | {run['scope']}\n\n{breakdown}",
+                    BREAKDOWN_START, BREAKDOWN_END)
+    print(json.dumps({k: v for k, v in run["summary"].items()
+                      if k not in ("by_language", "by_kind")}, indent=1))
+    print(breakdown)
 
 
 def rows_only(args: argparse.Namespace) -> int:
     """One run from row files (the first row of each question id wins)."""
-    from bench.eval.questions import load_questions
-    from bench.eval.report import merge_results, run_key, summarize, write_table
+    from bench.eval.questions import load_set
+    from bench.eval.report import merge_results, run_key, summarize
 
     rows: dict[str, dict] = {}
     for source in args.from_rows:
         for row in json.loads(source.read_text(encoding="utf-8")):
             rows.setdefault(row["id"], row)
-    wanted = select([q for q in load_questions() if q.id in rows], args)  # same filters as a run
-    chosen = [rows[q.id] for q in wanted]
+    wanted = select([q for q in load_set(args.question_set) if q.id in rows], args)  # as a run
+    chosen = [rows[i] for q in wanted for i in (q.id, q.id + "+") if i in rows]
     policy = args.policy or "auto"  # the setting's default: each model's measured best
     run = {"model": args.model, "policy": policy, "scope": args.scope, "summary": summarize(chosen),
            "note": f"assembled from {len(args.from_rows)} row files (processes side by side)",
+           "question_set": args.question_set,
            "rows": [{k: r[k] for k in ("id", "correct", "grounded", "seconds")} for r in chosen]}
     section = merge_results(args.results, run_key(args.model, policy, args.scope), run)
-    if args.table:
-        write_table(args.table, section["table_markdown"])
-    print(json.dumps(run["summary"], indent=1))
+    write_tables(args, section, run)
     return 0
 
 

@@ -42,14 +42,36 @@ class Asked:
 def ask(question: str, root: Path, model: Any, settings: Any) -> Asked:
     """Ask one question about the code base at root through the real harness (a Session), from a
     cold cache: the shared prompt prefix comes from its saved state, as after a fresh start."""
+    return ask_chat((question,), root, model, settings)[0]
+
+
+def ask_chat(questions: tuple[str, ...], root: Path, model: Any, settings: Any) -> list[Asked]:
+    """Ask questions one after another in one chat, as a user types a follow-up ("who calls
+    it?") after an answer: each later question has the earlier turns in its history. The model's
+    cache is reset once, before the first; a follow-up reuses what the chat left in it."""
     from app.harness import events as ev
+    from app.harness.records import ChatSoFar
     from app.harness.session import Session
 
-    model.reset()  # each question starts as a fresh `ask` would
-    started = time.perf_counter()
+    model.reset()  # each chat starts as a fresh `ask` would
+    asked: list[Asked] = []
+    chat: ChatSoFar | None = None
     with Session.open(root, model, settings) as session:
-        events = list(session.ask(question))
-    seconds = time.perf_counter() - started
+        for question in questions:
+            started = time.perf_counter()
+            events = list(session.ask(question, chat=chat))
+            asked.append(_asked(events, time.perf_counter() - started))
+            begun = next((e for e in events if isinstance(e, ev.RunStarted)), None)
+            answer = next((e for e in events if isinstance(e, ev.AnswerCompleted)), None)
+            if begun is not None and answer is not None:
+                history = chat.history if chat else ()
+                chat = ChatSoFar(begun.chat_id, history + answer.transcript)
+    return asked
+
+
+def _asked(events: list[Any], seconds: float) -> Asked:
+    from app.harness import events as ev
+
     answer = next((e for e in events if isinstance(e, ev.AnswerCompleted)), None)
     stopped = events[-1]
     text = answer.text.removesuffix(answer.notes).strip() if answer else ""

@@ -1,4 +1,7 @@
-"""The eval's questions (questions.json): schema, loading, and the evidence check.
+"""The eval's questions: schema, loading, and the evidence check.
+
+Two sets share one schema. The tuning set (questions.json) is what ranking, prompts and budgets
+may be tuned on; the held-out set (heldout.json) is only ever run to report (docs/eval.md).
 
 Keywords are groups of alternatives: every group must appear (case-insensitive) in an answer for it
 to count as correct. A number ("2", "0.10", "1.0.1") must stand alone, so "2" is not found in "12"
@@ -16,6 +19,15 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 QUESTIONS_FILE = Path(__file__).with_name("questions.json")
+HELDOUT_FILE = Path(__file__).with_name("heldout.json")
+
+
+class EvalSet(str, Enum):
+    TUNING = "tuning"
+    HELDOUT = "heldout"
+
+
+SET_FILES = {EvalSet.TUNING: QUESTIONS_FILE, EvalSet.HELDOUT: HELDOUT_FILE}
 _NUMBER = re.compile(r"[\d.]+")
 
 
@@ -32,10 +44,12 @@ def has_keywords(text: str, groups) -> bool:
 
 
 class Kind(str, Enum):
-    WHAT = "what"
-    WHERE = "where"
+    WHAT = "what"  # a value or a default
+    WHERE = "where"  # where is X defined, which file
     HOW = "how"
     WHY = "why"
+    CONFIG = "config"  # packaging, build and project configuration
+    CALLERS = "callers"  # what calls X: the answer is in another place than X itself
 
 
 class Difficulty(str, Enum):
@@ -60,6 +74,25 @@ class Evidence(BaseModel):
         return self
 
 
+def _no_empty_group(groups: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:
+    if any(not group or any(not word.strip() for word in group) for group in groups):
+        raise ValueError("every keyword group needs at least one non-empty alternative")
+    return groups
+
+
+class FollowUp(BaseModel):
+    """A second question asked in the same chat, referring to the first answer ("who calls it?"):
+    it cannot be answered without the first turn."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    question: str
+    keywords: tuple[tuple[str, ...], ...] = Field(min_length=1)
+    evidence: tuple[Evidence, ...] = Field(min_length=1)
+
+    _groups = field_validator("keywords")(classmethod(lambda cls, v: _no_empty_group(v)))
+
+
 class Question(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -70,13 +103,18 @@ class Question(BaseModel):
     evidence: tuple[Evidence, ...] = Field(min_length=1)
     kind: Kind
     difficulty: Difficulty
+    follow_up: FollowUp | None = None
 
-    @field_validator("keywords")
-    @classmethod
-    def _no_empty_group(cls, groups: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:
-        if any(not group or any(not word.strip() for word in group) for group in groups):
-            raise ValueError("every keyword group needs at least one non-empty alternative")
-        return groups
+    _groups = field_validator("keywords")(classmethod(lambda cls, v: _no_empty_group(v)))
+
+    def follow_up_question(self) -> Question | None:
+        """The follow-up as a question of its own (same code base, kind and difficulty), to score
+        it with the same functions; its id is the first question's with "+"."""
+        if self.follow_up is None:
+            return None
+        return self.model_copy(update={"id": self.id + "+", "question": self.follow_up.question,
+                                       "keywords": self.follow_up.keywords,
+                                       "evidence": self.follow_up.evidence, "follow_up": None})
 
 
 class QuestionSet(BaseModel):
@@ -98,6 +136,10 @@ def load_questions(path: Path = QUESTIONS_FILE) -> tuple[Question, ...]:
     return QuestionSet.model_validate(json.loads(path.read_text(encoding="utf-8"))).questions
 
 
+def load_set(which: EvalSet | str) -> tuple[Question, ...]:
+    return load_questions(SET_FILES[EvalSet(which)])
+
+
 @dataclass(frozen=True)
 class EvidenceProblem:
     question_id: str
@@ -107,8 +149,11 @@ class EvidenceProblem:
 def check_evidence(question: Question, root: Path) -> list[EvidenceProblem]:
     """Problems with a question's evidence in an unpacked code base: a missing file, a span past
     its end, or a keyword group none of whose alternatives occurs in the evidence lines or paths
-    (a "where" answer is often the file's name)."""
+    (a "where" answer is often the file's name). A follow-up is checked the same way."""
     problems: list[EvidenceProblem] = []
+    follow = question.follow_up_question()
+    if follow is not None:
+        problems += check_evidence(follow, root)
     text = [span.path for span in question.evidence]
     for span in question.evidence:
         file = root / span.path

@@ -9,12 +9,40 @@ from typing import Any
 
 TABLE_START = "<!-- eval-table:start -->"
 TABLE_END = "<!-- eval-table:end -->"
+BREAKDOWN_START = "<!-- eval-breakdown:start -->"
+BREAKDOWN_END = "<!-- eval-breakdown:end -->"
+BREAKDOWN_COLUMNS = ("group", "questions", "correct", "grounded", "supported / partial / none",
+                     "median s")
+SUPPORT_LEVELS = ("supported", "partial", "none")
 COLUMNS = ("model", "policy", "questions", "correct", "grounded (model-cited)", "valid citations",
            "invented paths (answers)", "invented, unflagged", "supported / partial / none",
            "model tool calls", "median s", "prompt / completion tok", "peak RSS MB")
 
 
+def first_turns(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The questions themselves; follow-ups (turn 2) are summarized apart."""
+    return [r for r in rows if r.get("turn", 1) == 1]
+
+
+def group_summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The few figures a per-language or per-kind row shows."""
+    return {
+        "questions": len(rows),
+        "correct": sum(r["correct"] for r in rows),
+        "grounded": sum(r["grounded"] for r in rows),
+        "support": {level: sum(r.get("support") == level for r in rows) for level in SUPPORT_LEVELS},
+        "median_seconds": round(statistics.median(r["seconds"] for r in rows), 2) if rows else 0,
+    }
+
+
+def grouped(rows: list[dict[str, Any]], field: str) -> dict[str, dict[str, Any]]:
+    keys = sorted({r.get(field) or "?" for r in rows})
+    return {k: group_summary([r for r in rows if (r.get(field) or "?") == k]) for k in keys}
+
+
 def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    follow_ups = [r for r in rows if r.get("turn", 1) != 1]
+    rows = first_turns(rows)
     n = len(rows) or 1
     return {
         "questions": len(rows),
@@ -33,7 +61,26 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "mean_completion_tokens": round(sum(r["completion_tokens"] for r in rows) / n),
         "by_codebase": {cb: sum(r["correct"] for r in rows if r["codebase"] == cb)
                         for cb in sorted({r["codebase"] for r in rows})},
+        "by_language": grouped(rows, "language"),
+        "by_kind": grouped(rows, "kind"),
+        "follow_ups": group_summary(follow_ups),
     }
+
+
+def breakdown_table(summary: dict[str, Any]) -> str:
+    """Per-language and per-kind rows of one run (and its follow-ups, when it had any)."""
+    groups = [(f"language: {k}", v) for k, v in summary.get("by_language", {}).items()]
+    groups += [(f"kind: {k}", v) for k, v in summary.get("by_kind", {}).items()]
+    if summary.get("follow_ups", {}).get("questions"):
+        groups.append(("follow-ups (same chat)", summary["follow_ups"]))
+    lines = ["| " + " | ".join(BREAKDOWN_COLUMNS) + " |", "|" + "---|" * len(BREAKDOWN_COLUMNS)]
+    for name, g in groups:
+        n = g["questions"]
+        cells = [name, str(n), _pct(g["correct"], n), _pct(g["grounded"], n),
+                 " / ".join(str(g["support"][k]) for k in SUPPORT_LEVELS),
+                 f"{g['median_seconds']:.1f}"]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def run_key(model: str, policy: str, scope: str) -> str:
@@ -73,13 +120,13 @@ def markdown_table(runs: dict[str, dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def write_table(doc: Path, table: str) -> None:
+def write_table(doc: Path, table: str, start: str = TABLE_START, end: str = TABLE_END) -> None:
     """Replace the table between the markers in doc (appending the markers if they are missing)."""
     text = doc.read_text(encoding="utf-8") if doc.exists() else ""
-    block = f"{TABLE_START}\n{table}\n{TABLE_END}"
-    if TABLE_START in text and TABLE_END in text:
-        head, rest = text.split(TABLE_START, 1)
-        text = head + block + rest.split(TABLE_END, 1)[1]
+    block = f"{start}\n{table}\n{end}"
+    if start in text and end in text:
+        head, rest = text.split(start, 1)
+        text = head + block + rest.split(end, 1)[1]
     else:
         text = f"{text.rstrip()}\n\n{block}\n" if text else f"{block}\n"
     doc.write_text(text, encoding="utf-8")

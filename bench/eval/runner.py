@@ -7,17 +7,19 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from bench.eval.ask import Asked, ask
-from bench.eval.codebases import ensure_codebase
+from bench.eval.ask import Asked, ask_chat
+from bench.eval.codebases import ensure_codebase, load_codebases
 from bench.eval.questions import Question
 from bench.eval.scoring import FileIndex, citation_valid, invented_paths, is_correct, is_grounded
 
 
-def score(question: Question, asked: Asked, root: Path, files: FileIndex) -> dict[str, Any]:
+def score(question: Question, asked: Asked, root: Path, files: FileIndex,
+          language: str = "", turn: int = 1) -> dict[str, Any]:
     model_citations = () if asked.evidence_added else asked.citations
     return {
         "id": question.id, "codebase": question.codebase, "kind": question.kind.value,
-        "difficulty": question.difficulty.value,
+        "difficulty": question.difficulty.value, "language": language,
+        "turn": turn,  # 2: a follow-up asked in the first question's chat
         "correct": is_correct(asked.text, question.keywords),
         "grounded": is_grounded(asked.citations, question.evidence),
         "grounded_by_model": is_grounded(model_citations, question.evidence),
@@ -38,16 +40,23 @@ def score(question: Question, asked: Asked, root: Path, files: FileIndex) -> dic
 
 def run_questions(questions: Iterable[Question], model: Any, settings: Any,
                   on_row: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
+    """Each question, and its follow-up (if any) in the same chat right after it; a follow-up's
+    row has turn 2 and the id with "+"."""
     rows: list[dict[str, Any]] = []
     roots: dict[str, tuple[Path, FileIndex]] = {}
+    languages = {name: c.language for name, c in load_codebases().items()}
     for question in questions:
         if question.codebase not in roots:
             root = ensure_codebase(question.codebase)
             roots[question.codebase] = (root, FileIndex.of(root))
         root, files = roots[question.codebase]
-        rows.append(score(question, ask(question.question, root, model, settings), root, files))
-        if on_row:
-            on_row(rows[-1])
+        follow = question.follow_up_question()
+        chat = (question, follow) if follow is not None else (question,)
+        answers = ask_chat(tuple(q.question for q in chat), root, model, settings)
+        for turn, (asked_q, asked) in enumerate(zip(chat, answers, strict=True), start=1):
+            rows.append(score(asked_q, asked, root, files, languages.get(question.codebase, ""), turn))
+            if on_row:
+                on_row(rows[-1])
     return rows
 
 

@@ -1,36 +1,61 @@
-"""The questions file: valid schema, enough questions over enough code bases, evidence that holds
-in the real code bases (checked when they are cached; the eval fetches them on first use)."""
+"""The question sets: valid schema, enough questions over enough code bases and languages,
+evidence that holds in the real code bases (fetched here if they are not cached yet)."""
 
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
 
-from bench.eval.codebases import cached_root, load_codebases
-from bench.eval.questions import QUESTIONS_FILE, QuestionSet, check_evidence, load_questions
+from bench.eval.codebases import KINDS, CodebaseError, ensure_codebase, load_codebases
+from bench.eval.questions import (
+    QUESTIONS_FILE,
+    EvalSet,
+    Kind,
+    QuestionSet,
+    check_evidence,
+    load_questions,
+    load_set,
+)
 
 QUESTIONS = load_questions()
+HELDOUT = load_set(EvalSet.HELDOUT)
 CODEBASES = load_codebases()
+OFFLINE_ENV = "BURROW_EVAL_OFFLINE"  # set to 1 to skip (loudly) the tests that fetch code bases
 
 
-def test_the_set_is_large_and_varied() -> None:
+def test_the_tuning_set_is_large_and_varied() -> None:
     assert len(QUESTIONS) >= 60
     per_codebase = Counter(q.codebase for q in QUESTIONS)
-    assert set(per_codebase) == set(CODEBASES) and len(CODEBASES) >= 3
-    assert min(per_codebase.values()) >= 18
-    assert {c.language for c in CODEBASES.values()} >= {"Python", "JavaScript"}
+    assert len(per_codebase) >= 3 and min(per_codebase.values()) >= 18
+    assert {CODEBASES[c].language for c in per_codebase} >= {"Python", "JavaScript"}
     assert {q.kind.value for q in QUESTIONS} == {"what", "where", "how", "why"}
     assert {q.difficulty.value for q in QUESTIONS} == {"easy", "medium", "hard"}
 
 
-def test_every_code_base_is_pinned() -> None:
+def test_the_heldout_set_is_large_varied_and_apart_from_the_tuning_set() -> None:
+    per_codebase = Counter(q.codebase for q in HELDOUT)
+    assert len(HELDOUT) >= 120 and len(per_codebase) >= 8 and min(per_codebase.values()) >= 12
+    assert not set(per_codebase) & {q.codebase for q in QUESTIONS}  # code nobody tuned on
+    assert not {q.id for q in HELDOUT} & {q.id for q in QUESTIONS}
+    languages = Counter(CODEBASES[q.codebase].language for q in HELDOUT)
+    assert set(languages) >= {"Python", "JavaScript", "TypeScript", "Go", "Rust"}
+    assert min(languages.values()) >= 15
+    assert {q.kind for q in HELDOUT} == set(Kind)
+    assert {q.difficulty.value for q in HELDOUT} == {"easy", "medium", "hard"}
+    assert sum(q.follow_up is not None for q in HELDOUT) >= 5
+
+
+def test_every_code_base_is_used_and_pinned() -> None:
+    assert set(CODEBASES) == {q.codebase for q in (*QUESTIONS, *HELDOUT)}
     for codebase in CODEBASES.values():
         assert codebase.version and len(codebase.sha256) == 64 and codebase.license
-        assert codebase.kind in ("pypi-sdist", "npm")
+        assert codebase.kind in KINDS
+        assert (codebase.kind == "debian") == bool(codebase.pool)
 
 
 def test_the_schema_refuses_broken_questions() -> None:
@@ -44,14 +69,29 @@ def test_the_schema_refuses_broken_questions() -> None:
             QuestionSet.model_validate({"version": 1, "questions": [broken]})
     with pytest.raises(ValidationError, match="duplicate"):
         QuestionSet.model_validate({"version": 1, "questions": [good, good]})
+    follow = {"question": "Who calls it?", "keywords": [["x"]],
+              "evidence": [{"path": "a.py", "start": 1, "end": 1}]}
+    QuestionSet.model_validate({"version": 1, "questions": [{**good, "follow_up": follow}]})
+    for broken_follow in ({**follow, "keywords": [[" "]]}, {**follow, "evidence": []},
+                          {**follow, "extra": 1}):
+        with pytest.raises(ValidationError):
+            QuestionSet.model_validate({"version": 1,
+                                        "questions": [{**good, "follow_up": broken_follow}]})
 
 
 @pytest.mark.parametrize("name", sorted(CODEBASES))
-def test_evidence_holds_in_the_cached_code_base(name: str) -> None:
-    root = cached_root(CODEBASES[name])
-    if not root.is_dir():
-        pytest.skip(f"{name} is not cached yet (python -m bench.eval fetches it)")
-    problems = [p for q in QUESTIONS if q.codebase == name for p in check_evidence(q, root)]
+def test_evidence_holds_in_the_real_code_base(name: str) -> None:
+    """Fetched on first use (a few MB in all, cached in ~/.cache/burrow-eval): a machine that
+    cannot fetch fails here, unless BURROW_EVAL_OFFLINE=1 says to skip."""
+    if os.environ.get(OFFLINE_ENV) == "1":
+        pytest.skip(f"{OFFLINE_ENV}=1: the evidence of {name} is NOT checked")
+    try:
+        root = ensure_codebase(name)
+    except CodebaseError as exc:
+        pytest.fail(f"could not fetch the eval code base {name} ({exc}); set {OFFLINE_ENV}=1 "
+                    "to skip the evidence checks on a machine without a network")
+    problems = [p for q in (*QUESTIONS, *HELDOUT) if q.codebase == name
+                for p in check_evidence(q, root)]
     assert problems == []
 
 
@@ -65,3 +105,18 @@ def test_a_wrong_span_is_caught(tmp_path: Path) -> None:
     far = broken.model_copy(update={"evidence": (
         broken.evidence[0].model_copy(update={"start": 2, "end": 9}),)})
     assert [p.message for p in check_evidence(far, tmp_path)] == ["a.py: 9 > 2"]
+
+
+def test_a_follow_up_is_checked_and_scored_as_a_question_of_its_own(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("def f():\n    return 1\n\nf()\n")
+    good = {"path": "a.py", "start": 1, "end": 2}
+    question = QuestionSet.model_validate({"version": 1, "questions": [{
+        "id": "x-1", "codebase": "c", "question": "Where is f?", "keywords": [["a.py"]],
+        "evidence": [good], "kind": "where", "difficulty": "easy",
+        "follow_up": {"question": "Who calls it?", "keywords": [["module level"]],
+                      "evidence": [{"path": "a.py", "start": 4, "end": 4}]}}]}).questions[0]
+    follow = question.follow_up_question()
+    assert (follow.id, follow.question, follow.kind, follow.follow_up) == (
+        "x-1+", "Who calls it?", question.kind, None)
+    assert [p.message for p in check_evidence(question, tmp_path)] == [
+        "keywords ['module level'] not in evidence"]

@@ -5,7 +5,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bench.eval.report import TABLE_END, TABLE_START, merge_results, summarize, write_table
+import pytest
+
+from bench.eval.__main__ import split_set_args
+from bench.eval.report import (
+    TABLE_END,
+    TABLE_START,
+    breakdown_table,
+    merge_results,
+    summarize,
+    write_table,
+)
 
 
 def _row(qid: str, correct: bool, seconds: float, invented: list[str]) -> dict:
@@ -35,3 +45,31 @@ def test_table_is_replaced_between_markers_and_the_prose_kept(tmp_path: Path) ->
     doc.write_text(f"# Eval\nintro\n\n{TABLE_START}\nold table\n{TABLE_END}\n\nafter\n")
     write_table(doc, "| new |")
     assert doc.read_text() == f"# Eval\nintro\n\n{TABLE_START}\n| new |\n{TABLE_END}\n\nafter\n"
+
+
+def test_rows_break_down_by_language_and_kind_and_follow_ups_stay_apart() -> None:
+    rows = [{**_row("go-1", True, 4.0, []), "language": "Go", "kind": "what", "support": "supported"},
+            {**_row("go-2", False, 8.0, []), "language": "Go", "kind": "why", "support": "none"},
+            {**_row("rs-1", True, 2.0, []), "language": "Rust", "kind": "what",
+             "support": "partial"},
+            {**_row("rs-1+", False, 9.0, []), "language": "Rust", "kind": "what", "turn": 2}]
+    summary = summarize(rows)
+    assert summary["questions"] == 3 and summary["correct"] == 2  # the follow-up is apart
+    assert summary["by_language"]["Go"] == {
+        "questions": 2, "correct": 1, "grounded": 1, "median_seconds": 6.0,
+        "support": {"supported": 1, "partial": 0, "none": 1}}
+    assert summary["by_kind"]["what"]["questions"] == 2
+    assert summary["follow_ups"]["questions"] == 1 and summary["follow_ups"]["correct"] == 0
+    table = breakdown_table(summary)
+    assert "| language: Go | 2 | 1/2 (50%) | 1/2 (50%) | 1 / 0 / 1 | 6.0 |" in table
+    assert "| kind: why | 1 | 0/1 (0%) |" in table
+    assert "| follow-ups (same chat) | 1 | 0/1 (0%) |" in table
+
+
+def test_set_names_and_setting_overrides_share_the_set_flag() -> None:
+    assert split_set_args([]) == ("tuning", [])
+    assert split_set_args(["heldout", "n_ctx=4096"]) == ("heldout", ["n_ctx=4096"])
+    with pytest.raises(ValueError, match="expected tuning, heldout"):
+        split_set_args(["held-out"])
+    with pytest.raises(ValueError, match="one question set"):
+        split_set_args(["tuning", "heldout"])
