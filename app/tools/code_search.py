@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.errors import BurrowError
 from app.index import ChunkHit, CodeIndex
 from app.index.values import IndexStats, Progress
-from app.tools.base import TextHit, ToolOutput
+from app.tools.base import ChunkLines, TextHit, ToolOutput
 from app.tools.calls_text import call_text, cut_note
 from app.tools.reading import clip_line, split_lines
 from app.values import LineSpan
@@ -84,7 +84,9 @@ def render_hits(ws: Workspace, query: str, hits: tuple[ChunkHit, ...]) -> ToolOu
     noun = "chunk" if len(hits) == 1 else "chunks"
     texts = [f"{len(hits)} {noun} for {query!r}, best first:", *(b.text for b in shown), *skipped]
     lines = tuple(line for b in shown for line in b.lines)
-    return ToolOutput("\n\n".join(texts), tuple(b.span for b in shown), hits=lines)
+    chunks = tuple(ChunkLines(b.span, hit.kind, hit.symbol, b.lines)
+                   for hit, b in zip(hits, blocks, strict=True) if b is not None)
+    return ToolOutput("\n\n".join(texts), tuple(b.span for b in shown), hits=lines, chunks=chunks)
 
 
 @dataclass(frozen=True)
