@@ -17,9 +17,9 @@ from pathlib import Path
 
 from app.errors import BurrowError
 from app.index import ranking
+from app.index.chunking import ChunkLimits, chunk_file
 from app.index.store import ChunkRow, FileState, Store, database_path
 from app.index.terms import path_terms, term_string
-from app.index.chunking import ChunkLimits, chunk_file
 from app.index.values import Chunk, ChunkHit, ChunkKind, IndexStats, Progress
 from app.paths import app_paths
 from app.settings import Settings
@@ -171,13 +171,6 @@ class CodeIndex:
                 return ranking.find_symbol(self._store, name, limit)
             except sqlite3.DatabaseError:
                 return ()
-
-    def best_chunks(
-        self, question: str, token_budget: int, count_tokens: Callable[[str], int]
-    ) -> tuple[ChunkHit, ...]:
-        """The best chunks for a question that fit in `token_budget` tokens (first prompt)."""
-        hits = self.search(question, self._settings.search_code_max_results)
-        return ranking.fit_budget(hits, token_budget, count_tokens)
 
 
 def _fingerprint(settings: Settings) -> str:

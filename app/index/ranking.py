@@ -8,7 +8,6 @@ a name the question mentions, and spreads the list over files so one long file c
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from app.index.intent import Intent, intent_of, prior
@@ -215,30 +214,3 @@ def _symbol_ranks(rows: list[tuple[int, int, int]]) -> dict[int, float]:
     for rank, (chunk_id, same, exact) in enumerate(rows):
         order.setdefault(chunk_id, float(len(rows) - rank + (1000 if same else 0) + (100 if exact else 0)))
     return order
-
-
-def fit_budget(hits: tuple[ChunkHit, ...], budget: int, count_tokens: Callable[[str], int]) -> tuple[ChunkHit, ...]:
-    """Hits in rank order while they fit; the first that does not fit is cut to its first lines."""
-    chosen: list[ChunkHit] = []
-    left = budget
-    for hit in hits:
-        cost = count_tokens(hit.text)
-        if cost <= left:
-            chosen.append(hit)
-            left -= cost
-            continue
-        cut = _cut_to(hit, left, count_tokens)
-        if cut is not None:
-            chosen.append(cut)
-        break
-    return tuple(chosen)
-
-
-def _cut_to(hit: ChunkHit, budget: int, count_tokens: Callable[[str], int]) -> ChunkHit | None:
-    lines = hit.text.split("\n")
-    keep = len(lines)
-    while keep > 0 and count_tokens("\n".join(lines[:keep])) > budget:
-        keep = keep // 2 if keep > 8 else keep - 1
-    if keep < 3:
-        return None  # a couple of lines out of context help less than they cost
-    return replace(hit, end_line=hit.start_line + keep - 1, text="\n".join(lines[:keep]))

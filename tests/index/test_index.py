@@ -174,22 +174,3 @@ def test_ranking_on_burrows_own_source(make_index) -> None:
     assert index.search("BeneathOpener", 3)[0].path == "workspace/opener.py"
     assert "workspace/secrets.py" in paths(index.search("secret file name patterns", 5))
     assert "tools/reading.py" in paths(index.search("read_file numbered lines", 5))
-
-
-def test_best_chunks_fit_the_token_budget(make_index) -> None:
-    files = {f"pkg/mod{n}.py": f'def expiry_rule_{n}():\n    """Expiry rule {n}."""\n'
-             + "".join(f"    step_{k} = {k}  # expiry\n" for k in range(30)) for n in range(6)}
-    index = make_index(files)
-    index.refresh()
-
-    def count(text: str) -> int:
-        return len(text.split())
-
-    everything = index.best_chunks("expiry rule", 100_000, count)
-    assert len(everything) == 6
-    some = index.best_chunks("expiry rule", 250, count)
-    assert sum(count(h.text) for h in some) <= 250
-    assert 1 <= len(some) < 6 and some[0] == everything[0]
-    cut = some[-1]
-    assert cut.end_line - cut.start_line + 1 == len(cut.text.split("\n"))
-    assert index.best_chunks("expiry rule", 0, count) == ()
