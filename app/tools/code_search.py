@@ -23,6 +23,10 @@ from app.values import LineSpan
 from app.workspace import Workspace
 
 IndexOpener = Callable[[Workspace], CodeIndex]
+# The best chunk brings the top-level definitions of its file that it uses (index/references.py).
+# Tuning set: answer keywords in the first prompt's evidence lines 58 -> 59 for +24 median tokens;
+# from the first two chunks, no further question and +85 tokens.
+REFERENCES_FROM = 1
 
 
 class SearchCodeArgs(BaseModel):
@@ -65,10 +69,11 @@ class CodeSearch:
 
         Args:
             query: what to find, in words or names.
-            limit: how many chunks to return at most.
+            limit: how many ranked chunks to return at most (the best one may bring along the
+                definitions it uses from its file).
         """
         limit = min(args.limit, ws.settings.search_code_max_results)
-        hits = self.index_for(ws).search(args.query, limit)
+        hits = self.index_for(ws).search(args.query, limit, REFERENCES_FROM)
         if not hits:
             first = args.query.split()[0] if args.query.split() else args.query
             return ToolOutput(f"no indexed code or docs match {args.query!r}. Try other words, or "
