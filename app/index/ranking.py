@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, replace
 
 from app.index.intent import Intent, intent_of, prior
-from app.index.references import with_references
+from app.index.references import with_definitions_after_comments, with_references
 from app.index.store import Store
 from app.index.terms import query_terms, related, word_parts
 from app.index.values import ChunkHit, ChunkKind
@@ -49,7 +49,7 @@ def search(store: Store, query: str, limit: int, settings: Settings, references:
     coverage = _coverage(store, ranked, groups, _rarity(groups, df, total))
     scored = _scores(ranked, coverage, _symbol_boosts(store, query))
     hits = _hits(store, scored, intent_of(query))
-    found = _diversify(store, hits, limit, settings.index_max_hits_per_file)
+    found = with_definitions_after_comments(store, _diversify(store, hits, limit, settings.index_max_hits_per_file))
     return with_references(store, found, references) if references else found
 
 

@@ -5,6 +5,9 @@ RETRY_LIMIT, codes: retryCodes}` names constants set a few lines above it, and `
 through a `rewrite()` helper defined elsewhere in its module. The symbol table knows where each
 top-level name of a file is defined, so the lines that define the names a found chunk uses come
 with it, cut to the definition itself when it sits in a longer stretch of module code.
+
+A doc comment the chunker kept apart from its definition (a blank line between them) is found with
+the definition under it: the comment holds the question's words, the code the answer.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ REFERENCES_PER_HIT = 2  # definitions brought along by one found chunk, at most
 REFERENCE_WEIGHT = 0.5  # a brought definition's score: its referrer's times this
 MIN_NAME_CHARS = 3  # shorter names (`i`, `fn`) are locals far more often than module names
 STATEMENT_MAX_LINES = 25  # a constant's definition is cut to its statement, at most this long
+COMMENT_GAP_LINES = 2  # blank lines between a doc comment and the definition it describes, at most
+_COMMENT_MARKS = ("#", "//", "/*", "*", "--", '"""', "'''")
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _TOP_LEVEL = (ChunkKind.CODE, ChunkKind.FUNCTION, ChunkKind.CLASS)
 _OPEN, _CLOSE = "([{", ")]}"
@@ -102,3 +107,36 @@ def with_references(store: Store, hits: tuple[ChunkHit, ...], from_hits: int) ->
         if rank < from_hits:
             out += referenced(store, hit, [*out, *hits])
     return tuple(out)
+
+
+def with_definitions_after_comments(store: Store, hits: tuple[ChunkHit, ...]) -> tuple[ChunkHit, ...]:
+    """A found chunk of nothing but a comment (a doc comment the chunker kept apart from its
+    definition: a blank line between them) becomes the comment and the definition under it."""
+    out: list[ChunkHit] = []
+    for hit in hits:
+        after = _definition_after(store, hit) if _only_comments(hit.text) else None
+        if after is None:
+            out.append(hit)
+        elif not any(_overlap(after, other) for other in [*out, *hits]):
+            gap = [""] * (after.start_line - hit.end_line - 1)
+            out.append(replace(after, start_line=hit.start_line, score=hit.score,
+                               text="\n".join([hit.text, *gap, after.text])))
+    return tuple(out)
+
+
+def _only_comments(text: str) -> bool:
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    return bool(lines) and all(line.startswith(_COMMENT_MARKS) for line in lines)
+
+
+def _definition_after(store: Store, hit: ChunkHit) -> ChunkHit | None:
+    kinds = (ChunkKind.FUNCTION, ChunkKind.CLASS, ChunkKind.METHOD)
+    rows = store.execute(
+        "SELECT c.start, c.end, c.kind, c.symbol, c.text FROM chunks c JOIN files f ON f.id = c.file_id "
+        "WHERE f.path = ? AND c.start > ? AND c.start <= ? AND c.kind IN (?, ?, ?) ORDER BY c.start LIMIT 1",
+        (hit.path, hit.end_line, hit.end_line + 1 + COMMENT_GAP_LINES, *(k.value for k in kinds)),
+    )
+    if not rows:
+        return None
+    start, end, kind, symbol, text = rows[0]
+    return ChunkHit(hit.path, start, end, ChunkKind(kind), symbol, hit.score, text)

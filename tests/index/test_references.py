@@ -53,3 +53,28 @@ def big_table(x):
     index.refresh()
     found = index.search("grow the items", 1, references=1)
     assert [h.symbol for h in found] == ["grow"]  # MAX_SIZE only as a member, big_table too long
+
+
+def test_a_doc_comment_kept_apart_from_its_definition_is_found_with_it(make_index):
+    source = """function other() {
+  return 1;
+}
+
+/**
+ * Compile "proxy trust" value to function.
+ * A number trusts that many hops.
+ */
+
+exports.compileTrust = function(val) {
+  if (typeof val === 'number') {
+    return function(a, i){ return i < val };
+  }
+  return proxyaddr.compile(val || []);
+}
+"""
+    index = make_index({"lib/utils.js": source})
+    index.refresh()
+    hits = index.search("how many hops", 2)
+    assert [(h.start_line, h.end_line) for h in hits] == [(5, 15)]
+    assert hits[0].symbol == "exports.compileTrust" and "return proxyaddr.compile" in hits[0].text
+    assert hits[0].text.split("\n")[4] == ""  # the blank line between them
