@@ -23,7 +23,7 @@ from pydantic import ValidationError
 
 from app.errors import BurrowError
 from app.settings import Settings
-from app.tools.base import TextHit
+from app.tools.base import ChunkLines, TextHit
 from app.tools.calls_text import call_text
 from app.tools.registry import Tool, ToolRegistry, default_tools
 from app.values import LineSpan, ToolSpec
@@ -44,6 +44,7 @@ class CallOutcome:
     seconds: float = 0.0
     spans: tuple[LineSpan, ...] = ()
     hits: tuple[TextHit, ...] = ()  # search results as data (search_text)
+    chunks: tuple[ChunkLines, ...] = ()  # ranked chunks as data (search_code)
 
 
 class Toolbox(Protocol):
@@ -128,7 +129,7 @@ class ToolExecutor:
         except BurrowError as exc:
             return _failed(call_id, name, raw_arguments, arguments, str(exc))
         return CallOutcome(call_id, name, raw_arguments, arguments, True, out.content, spans=out.spans,
-                           hits=out.hits)
+                           hits=out.hits, chunks=out.chunks)
 
 
 def parse_arguments(raw: str) -> dict[str, Any] | str:

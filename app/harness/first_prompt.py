@@ -10,13 +10,14 @@ is evidence an answer may cite.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from app.harness import prompts
 from app.harness.calls import CallOutcome, Toolbox
 from app.harness.events import RunEvent, ToolCallCompleted, ToolCallProposed
+from app.harness.line_budget import fit_chunks
 from app.index.intent import intent_of
 from app.index.languages import language_for
 from app.settings import Settings
@@ -85,7 +86,7 @@ def intro_reads(question: str, tools: Toolbox, settings: Settings, known_paths: 
     calls += _index_calls(question, settings)
     for index, (name, arguments, header) in enumerate(calls):
         outcome = tools.run(f"intro_{index}", name, json.dumps(arguments))
-        read = _shown(outcome, header, settings, count_tokens) if outcome.ok else None
+        read = _shown(outcome, header, question, settings, count_tokens) if outcome.ok else None
         if read is None:
             continue
         yield ToolCallProposed(0, outcome.call_id, name, outcome.raw_arguments)
@@ -94,55 +95,60 @@ def intro_reads(question: str, tools: Toolbox, settings: Settings, known_paths: 
         yield read
 
 
-def _shown(outcome: CallOutcome, header: str, settings: Settings,
+def _shown(outcome: CallOutcome, header: str, question: str, settings: Settings,
            count_tokens: Callable[[str], int]) -> IntroRead | None:
     if outcome.name == "search_code":
-        return _chunks_within(outcome, header, settings.intro_index_tokens, settings.intro_numbered_lines,
-                              count_tokens)
+        return _chunks_within(outcome, header, question, settings, count_tokens)
     text = outcome.content.strip()
     return IntroRead(header, text, outcome.spans, outcome.hits) if text else None
 
 
-def _chunks_within(outcome: CallOutcome, header: str, budget: int, numbered: bool,
+def _chunks_within(outcome: CallOutcome, header: str, question: str, settings: Settings,
                    count_tokens: Callable[[str], int]) -> IntroRead | None:
-    """The ranked chunks, best first, while they fit `budget` tokens (the first always does, cut to
-    its first lines if it must): each as `path:start-end` and its lines (see chunk_block)."""
-    blocks: list[str] = []
-    spans: list[LineSpan] = []
-    hits: list[TextHit] = []
-    for span in outcome.spans:
-        lines = [h for h in outcome.hits if h.span.path == span.path
-                 and span.start_line <= h.span.start_line <= span.end_line]
-        while lines:
-            block = chunk_block(lines, numbered)
-            if count_tokens("\n\n".join([*blocks, block])) <= budget:
-                break
-            lines = lines[: len(lines) // 2] if not blocks else []
-        if not lines:
-            break
-        blocks.append(block)
-        spans.append(_span_of(lines))
-        hits.extend(lines)
-    return IntroRead(header, "\n\n".join(blocks), tuple(spans), tuple(hits)) if blocks else None
+    """The ranked chunks, each cut to the lines that carry the question (see line_budget), best
+    first while they fit the budget: each as `path:start-end` and its lines (see chunk_block)."""
+    numbered = settings.intro_numbered_lines
+    fitted = fit_chunks(outcome.chunks, question, settings.intro_index_tokens, count_tokens,
+                        lambda piece: chunk_block(piece.lines, numbered, piece.chunk.lines))
+    if not fitted:
+        return None
+    text = "\n\n".join(chunk_block(f.lines, numbered, f.chunk.lines) for f in fitted)
+    spans = tuple(_span_of(f.lines) for f in fitted)
+    return IntroRead(header, text, spans, tuple(h for f in fitted for h in f.lines))
 
 
-def chunk_block(lines: list[TextHit], numbered: bool) -> str:
-    """A chunk as the first prompt shows it: `path:start-end`, then its lines in a fenced block.
+def chunk_block(lines: Sequence[TextHit], numbered: bool, whole: Sequence[TextHit] = ()) -> str:
+    """A chunk as the first prompt shows it: `path:start-end`, then its lines in a fenced block,
+    with a marker where lines of `whole` (the chunk as found) with text were left out.
 
     Unnumbered by default: Qwen's tokenizer spends a token per digit, so `123| ` before every line
     was 30% of a prompt's code tokens, and a small model hardly cites lines itself (the harness
     attaches the lines an answer draws on). The header still gives the range to cite.
     """
     texts = [f"{h.span.start_line}| {h.text}" if numbered else h.text for h in lines]
+    texts = _marked(lines, texts, {h.span.start_line: h.text for h in whole})
     fence = "````" if any("```" in t for t in texts) else "```"
     language = language_for(lines[0].span.path) or ""
     return "\n".join([str(_span_of(lines)), fence + _FENCE_TAGS.get(language, language), *texts, fence])
 
 
+def _marked(lines: Sequence[TextHit], texts: list[str], whole: dict[int, str]) -> list[str]:
+    """The texts with OMITTED_LINES in each gap that held more than blank lines, indented as the
+    line after it."""
+    out: list[str] = []
+    for index, (hit, text) in enumerate(zip(lines, texts, strict=True)):
+        before = lines[index - 1].span.start_line if index else hit.span.start_line
+        if any(whole.get(n, "").strip() for n in range(before + 1, hit.span.start_line)):
+            indent = hit.text[: len(hit.text) - len(hit.text.lstrip())]
+            out.append(indent + prompts.OMITTED_LINES)
+        out.append(text)
+    return out
+
+
 _FENCE_TAGS = {"javascript": "js", "typescript": "ts"}  # the index's language names, shorter where usual
 
 
-def _span_of(lines: list[TextHit]) -> LineSpan:
+def _span_of(lines: Sequence[TextHit]) -> LineSpan:
     return LineSpan(lines[0].span.path, lines[0].span.start_line, lines[-1].span.end_line)
 
 

@@ -26,6 +26,9 @@ INDEX_HEADER = "The parts of the project that best match the question (each as p
 # with the 1.5B default (docs/eval.md, wave 2, fourth session): 50 right and 50 grounded, against 49
 # and 50 without it; asking for names and values alone gave 50 right but 48 grounded.
 ANSWER_FROM_READS = "Answer from the lines above, with the exact names and values they show and the file they are in."
+# Where the first prompt left lines of a chunk out (imports, comments, lines far from the question's
+# words, lines an earlier chunk showed): one short line, so the model does not read the code as whole.
+OMITTED_LINES = "…"
 
 REPEATED_CALL = (
     "You already called {name} with these arguments and its result is above. "

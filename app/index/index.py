@@ -150,11 +150,12 @@ class CodeIndex:
         return _to_rows(entry.rel, chunk_file(entry.rel, split_lines(doc.text), limits))
 
     # searching ---------------------------------------------------------------------------------
-    def search(self, query: str, limit: int = 8) -> tuple[ChunkHit, ...]:
-        """The chunks that best answer `query`, best first, at most `limit` (and a few per file)."""
+    def search(self, query: str, limit: int = 8, references: int = 0) -> tuple[ChunkHit, ...]:
+        """The chunks that best answer `query`, best first, at most `limit` (and a few per file);
+        the first `references` of them followed by the definitions they use (one hop)."""
         with self._mutex:
             try:
-                return ranking.search(self._store, query, limit, self._settings)
+                return ranking.search(self._store, query, limit, self._settings, references)
             except sqlite3.DatabaseError:
                 return ()  # a damaged index finds nothing; the next refresh rebuilds it
 

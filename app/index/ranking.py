@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass, replace
 
 from app.index.intent import Intent, intent_of, prior
+from app.index.references import with_definitions_after_comments, with_references
 from app.index.store import Store
 from app.index.terms import query_terms, related, word_parts
 from app.index.values import ChunkHit, ChunkKind
@@ -33,7 +34,9 @@ BARE_HEADER_LINES = 2  # a class header this short (just `class X:`) says nothin
 BARE_HEADER_WEIGHT = 0.6  # ... which the symbol table answers anyway
 
 
-def search(store: Store, query: str, limit: int, settings: Settings) -> tuple[ChunkHit, ...]:
+def search(store: Store, query: str, limit: int, settings: Settings, references: int = 0) -> tuple[ChunkHit, ...]:
+    """The best `limit` chunks for `query`; the first `references` of them each followed by the
+    top-level definitions of its file that it uses (see references.py), beyond `limit`."""
     words = query_terms(query)
     if not words or limit < 1:
         return ()
@@ -46,7 +49,8 @@ def search(store: Store, query: str, limit: int, settings: Settings) -> tuple[Ch
     coverage = _coverage(store, ranked, groups, _rarity(groups, df, total))
     scored = _scores(ranked, coverage, _symbol_boosts(store, query))
     hits = _hits(store, scored, intent_of(query))
-    return _diversify(store, hits, limit, settings.index_max_hits_per_file)
+    found = with_definitions_after_comments(store, _diversify(store, hits, limit, settings.index_max_hits_per_file))
+    return with_references(store, found, references) if references else found
 
 
 def _rarity(groups: dict[str, set[str]], df: dict[str, int], total: int) -> dict[str, float]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.index.values import ChunkKind
 from app.values import LineSpan
 
 
@@ -16,6 +17,16 @@ class TextHit:
 
 
 @dataclass(frozen=True)
+class ChunkLines:
+    """One ranked chunk as search_code showed it: where it is, what it is, and its lines as data."""
+
+    span: LineSpan
+    kind: ChunkKind
+    symbol: str
+    lines: tuple[TextHit, ...]
+
+
+@dataclass(frozen=True)
 class ToolOutput:
     """What a tool returns: the text for the model, the file lines that text showed, and the same
     results as data (search hits) for callers that must not re-parse the text."""
@@ -23,3 +34,4 @@ class ToolOutput:
     content: str
     spans: tuple[LineSpan, ...] = ()
     hits: tuple[TextHit, ...] = ()
+    chunks: tuple[ChunkLines, ...] = ()  # search_code's chunks, in rank order

@@ -1,0 +1,121 @@
+"""The first prompt's line-level fitter: real chunks of text in, the lines worth showing out."""
+
+from __future__ import annotations
+
+from app.harness import prompts
+from app.harness.first_prompt import chunk_block
+from app.harness.line_budget import FittedChunk, LineRole, fit_chunks, roles
+from app.index.values import ChunkKind
+from app.tools.base import ChunkLines, TextHit
+from app.values import LineSpan
+
+
+def chunk(path: str, text: str, start: int = 1, kind: ChunkKind = ChunkKind.FUNCTION) -> ChunkLines:
+    rows = text.split("\n")
+    lines = tuple(TextHit(LineSpan(path, start + i, start + i), row) for i, row in enumerate(rows))
+    return ChunkLines(LineSpan(path, start, start + len(rows) - 1), kind, "", lines)
+
+
+def words(text: str) -> int:
+    return len(text.split())
+
+
+def render(piece: FittedChunk) -> str:
+    return chunk_block(piece.lines, False, piece.chunk.lines)
+
+
+def shown(pieces: tuple[FittedChunk, ...]) -> str:
+    return "\n\n".join(render(p) for p in pieces)
+
+
+RETRY = '''import os
+import time
+from typing import Any
+
+
+@cached
+def retry_delay(attempt: int) -> float:
+    """Seconds to wait.
+
+    The wait doubles with each attempt, up to a cap.
+    """
+    # backoff grows, never beyond the ceiling
+    return min(BASE_DELAY * 2 ** attempt, MAX_WAIT)'''
+
+
+def test_imports_decorators_and_docs_without_the_questions_words_are_left_out_with_a_marker():
+    pieces = fit_chunks([chunk("src/retry.py", RETRY)], "how long is the retry delay?", 1000, words, render)
+    text = shown(pieces)
+    assert "import os" not in text and "from typing" not in text and "@cached" not in text
+    assert "Seconds to wait" not in text and "backoff grows" not in text
+    assert "def retry_delay(attempt: int) -> float:" in text and "return min(BASE_DELAY" in text
+    assert f"float:\n    {prompts.OMITTED_LINES}\n    return min(" in text  # the docstring's gap is marked
+    assert text.startswith("src/retry.py:7-13\n```python\ndef retry_delay")  # the range shown, to cite
+
+
+def test_a_doc_paragraph_that_holds_a_question_word_is_shown_whole():
+    pieces = fit_chunks([chunk("src/retry.py", RETRY)], "does the wait double?", 1000, words, render)
+    text = shown(pieces)
+    assert "    The wait doubles with each attempt, up to a cap." in text
+    assert "Seconds to wait." in text  # its own paragraph holds 'wait' too
+    assert "import os" not in text
+
+
+def test_a_block_an_earlier_chunk_showed_is_shown_once():
+    section = "## Retry\n\nThe retry delay doubles each time.\nIt stops at MAX_WAIT seconds.\nSet RETRY_OFF to stop."
+    first = chunk("README.md", section, 10, ChunkKind.SECTION)
+    copy = chunk("docs/index.md", section + "\nSee the API page for retry_delay.", 3, ChunkKind.SECTION)
+    pieces = fit_chunks([first, copy], "what is the retry delay?", 1000, words, render)
+    assert [p.chunk.span.path for p in pieces] == ["README.md", "docs/index.md"]
+    assert [h.text for h in pieces[1].lines] == ["See the API page for retry_delay."]
+
+
+def test_a_lone_repeated_line_is_common_code_and_stays():
+    one = chunk("a.py", "def load(path):\n    data = read_bytes(path)\n    return parse(data)")
+    two = chunk("b.py", "def load_many(paths):\n    data = read_bytes(path)\n    return [parse(data)]")
+    pieces = fit_chunks([one, two], "how is data loaded?", 1000, words, render)
+    assert "    data = read_bytes(path)" in [h.text for h in pieces[1].lines]
+
+
+def test_a_long_chunk_is_cut_to_windows_around_the_questions_words_and_its_definition_line():
+    body = [f"    step_{n} = compute({n})" for n in range(80)]
+    body[50] = "    timeout_seconds = 30  # the request timeout"
+    long = chunk("src/client.py", "def send(request):\n" + "\n".join(body))
+    pieces = fit_chunks([long], "how long is the timeout?", 10_000, words, render)
+    texts = [h.text for h in pieces[0].lines]
+    assert texts[0] == "def send(request):"
+    assert "    timeout_seconds = 30  # the request timeout" in texts
+    assert "    step_49 = compute(49)" in texts and "    step_51 = compute(51)" in texts  # context
+    assert "    step_10 = compute(10)" not in texts and len(texts) <= 8
+    assert render(pieces[0]).startswith("src/client.py:1-54\n")
+    assert render(pieces[0]).count(prompts.OMITTED_LINES) == 1  # between the definition and the window
+
+
+def test_the_chunks_fill_the_budget_in_rank_order_and_a_smaller_one_fits_after_a_big_one():
+    big = chunk("big.py", "def timeout_table():\n" + "\n".join(f"    t{n} = timeout({n})" for n in range(60)))
+    small = chunk("small.py", "def default_timeout():\n    return 30")
+    top = chunk("top.py", "TIMEOUT = 30")
+    budget = 40
+    pieces = fit_chunks([top, big, small], "timeout", budget, words, render)
+    assert sum(words(render(p)) + 2 for p in pieces) <= budget
+    assert [p.chunk.span.path for p in pieces][0] == "top.py" and pieces[-1].chunk.span.path == "small.py"
+    assert fit_chunks([top], "timeout", 0, words, render) == ()
+
+
+def test_prose_and_config_keep_their_hash_lines():
+    readme = chunk("README.md", "# Install\n\npip install burrow", kind=ChunkKind.SECTION)
+    assert roles(readme) == [LineRole.CODE, LineRole.BLANK, LineRole.CODE]
+    code = chunk("a.py", '# note\nimport os\n@cache\ndef f():\n    """Doc\n    more\n    """\n    return 1')
+    assert roles(code) == [LineRole.COMMENT, LineRole.IMPORT, LineRole.DECORATOR, LineRole.CODE,
+                           LineRole.COMMENT, LineRole.COMMENT, LineRole.COMMENT, LineRole.CODE]
+
+
+def test_search_code_returns_its_chunks_as_data_with_the_lines_it_showed(tools):
+    outcome = tools.run("c1", "search_code", '{"query": "default maximum note length", "limit": 3}')
+    assert outcome.ok and outcome.chunks
+    assert tuple(c.span for c in outcome.chunks) == outcome.spans
+    assert tuple(h for c in outcome.chunks for h in c.lines) == outcome.hits
+    first = outcome.chunks[0]
+    assert first.kind in ChunkKind and [h.span.start_line for h in first.lines] == list(
+        range(first.span.start_line, first.span.end_line + 1))
+    assert all(h.text in outcome.content for h in first.lines)
