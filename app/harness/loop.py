@@ -42,6 +42,7 @@ from app.harness.events import (
 )
 from app.harness.first_prompt import IntroRead, intro_reads, question_message, system_message
 from app.harness.grounding import NameLookup, check_answer
+from app.harness.verdict import ShownLine
 from app.harness.turn_guards import LinkedCancel, RepeatGuard, call_shaped
 from app.llm.base import (
     ChatModel,
@@ -189,7 +190,15 @@ class RunState:
     def names(self) -> NameLookup:
         """Lookups of the names an answer mentions: files through the workspace listing, symbols
         through a literal search (both under the workspace rules)."""
-        return NameLookup(lambda name: _has_path(self.files, name), self._has_symbol)
+        return NameLookup(lambda name: _has_path(self.files, name), self._has_symbol,
+                          lambda name: resolve_path(self.files, name), self._read_lines)
+
+    def _read_lines(self, span: LineSpan) -> tuple[ShownLine, ...]:
+        """The lines of a span read now (a prose citation's range this run never showed)."""
+        outcome = self.tools.run("verify", "read_file", read_args_for(span))
+        if not outcome.ok or not outcome.hits or outcome.hits[-1].span.start_line < span.end_line:
+            return ()  # unreadable, or the range runs past the file's end
+        return tuple(ShownLine(hit.span, hit.text) for hit in outcome.hits)
 
     @property
     def known_paths(self) -> tuple[str, ...]:
@@ -218,6 +227,16 @@ class RunState:
         layout = "" if history else self.tools.layout()  # a follow-up has it in the chat already
         self.messages = [system_message(), *history, question_message(self.question, layout, reads)]
         self.first_own = len(history) + 1
+
+
+def resolve_path(files: tuple[str, ...], name: str) -> str | None:
+    """The workspace file a written name means: itself, else the one file it ends (None when
+    none or several do)."""
+    name = name.strip().strip("`").removeprefix("./")
+    if name in files:
+        return name
+    tails = [f for f in files if f.endswith("/" + name)]
+    return tails[0] if len(tails) == 1 else None
 
 
 def _has_path(files: tuple[str, ...], name: str) -> bool:
@@ -360,8 +379,10 @@ def _answer(run: RunState, raw_text: str) -> Iterator[RunEvent]:
     added = check.sources[len(cited):]
     notes = prompts.answer_notes(check, added)
     full = "\n\n".join(part for part in (text, notes) if part)
+    verdict = check.verdict
     yield AnswerCompleted(full, check.sources, run.steps, run.usage, run.elapsed(), bool(added),
-                          check.support, check.unverified, notes, tuple(run.messages[run.first_own:]))
+                          check.support, check.unverified, notes, tuple(run.messages[run.first_own:]),
+                          verdict.backing, verdict.closest, verdict.found, verdict.missing, check.links)
     forced = (StopReason.STEP_BUDGET, StopReason.REPEATED_CALL)
     reason = run.force_reason if run.force_reason in forced else StopReason.ANSWERED
     yield RunStopped(reason, prompts.stop_message(reason, steps=run.steps), run.steps, run.usage)
