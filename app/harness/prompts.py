@@ -90,3 +90,17 @@ def answer_notes(check: AnswerCheck, added: tuple) -> str:
     if check.support is Support.NOT_BACKED:
         notes.append(NO_SOURCE_NOTE)
     return "\n\n".join(notes)
+
+
+def verdict_detail(support: Support, backing: tuple, closest: tuple, found: tuple, missing: tuple) -> list[str]:
+    """The lines that say what was checked, under the verdict's label (the CLI and the window)."""
+    if support is Support.BACKED and backing:
+        first = backing[0]
+        return [BACKED_BY.format(span=first.span, text=first.text.strip())]
+    lines = []
+    if support is Support.PARTLY and (found or missing):
+        lines.append(FOUND_NOT_FOUND.format(found=", ".join(found[:8]) or "nothing",
+                                            missing=", ".join(missing[:8]) or "nothing"))
+    if closest:
+        lines.append(CLOSEST_LINES.format(spans=", ".join(str(c.span) for c in closest)))
+    return lines

@@ -63,9 +63,9 @@ class Verdict:
 # answers, 3 lets in no wrong one on the tuning set).
 SUBJECT_WINDOW = 3
 # Share of the answer's prose words that must be in the lines for backed; below LOW with no key
-# claim found it is not backed. A restated line scores 0.8-1.0; invented explanations 0.3-0.6.
+# claim found it is not backed. A restated line scores 0.8-1.0; invented explanations 0.15-0.5.
 PROSE_BACKED = 0.6
-PROSE_LOW = 0.34
+PROSE_LOW = 0.55
 # An answer with no value or name to check (plain prose) is backed only when nearly all its words
 # are in the lines and one line names the subject with two of them.
 PROSE_KEYLESS = 0.8
@@ -178,7 +178,9 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
                             or keyless_ok):
         return Verdict(Support.BACKED, backing or _place_lines(places, lines, subject, stems), (),
                        found, missing)
-    if not found_keys and prose_share < PROSE_LOW and place == "none":
+    says_nothing = not claims.key and not claims.prose  # it only restates the question
+    nothing_found = not found_keys and not prose_found
+    if (says_nothing or nothing_found or (not found_keys and prose_share < PROSE_LOW)) and place == "none":
         return Verdict(Support.NOT_BACKED, (), closest, found, missing)
     return Verdict(Support.PARTLY, (), closest, found, missing)
 
