@@ -84,8 +84,9 @@ def event_from_dict(data: dict[str, Any]) -> Any:
         kwargs["support"] = Support(kwargs.get("support", Support.NOT_BACKED))
         for name in ("unverified", "found", "missing"):
             kwargs[name] = tuple(kwargs.get(name, ()))
-        for name, kind in (("backing", ShownLine), ("closest", ShownLine), ("links", PathLink)):
-            kwargs[name] = tuple(kind(LineSpan(**x["span"]), x["text"]) for x in kwargs.get(name, ()))
+        for name in ("backing", "closest"):
+            kwargs[name] = tuple(ShownLine(LineSpan(**x["span"]), x["text"]) for x in kwargs.get(name, ()))
+        kwargs["links"] = tuple(PathLink(x["text"], LineSpan(**x["span"])) for x in kwargs.get("links", ()))
         kwargs["transcript"] = tuple(kwargs.get("transcript", ()))
     if "usage" in kwargs:
         kwargs["usage"] = Usage(**{k: v for k, v in kwargs["usage"].items() if k != "prompt_total"})
