@@ -35,3 +35,18 @@ def test_table_is_replaced_between_markers_and_the_prose_kept(tmp_path: Path) ->
     doc.write_text(f"# Eval\nintro\n\n{TABLE_START}\nold table\n{TABLE_END}\n\nafter\n")
     write_table(doc, "| new |")
     assert doc.read_text() == f"# Eval\nintro\n\n{TABLE_START}\n| new |\n{TABLE_END}\n\nafter\n"
+
+
+def test_each_verdict_has_its_precision_and_coverage() -> None:
+    from bench.eval.report import reliability, reliability_markdown, summarize
+
+    rows = [{"correct": c, "support": s, "grounded": False, "grounded_by_model": False,
+             "citations_valid": True, "invented_paths": [], "model_tool_calls": 0, "seconds": 1.0,
+             "prompt_tokens": 1, "completion_tokens": 1, "codebase": "x"}
+            for c, s in [(True, "backed"), (True, "backed"), (False, "backed"), (True, "partly_backed"),
+                         (False, "not_backed"), (True, "none")]]
+    table = reliability(rows)
+    assert table["backed"] == {"right": 2, "wrong": 1, "precision": 0.667, "coverage": 0.5}
+    assert table["not_backed"]["right"] == 1 and table["not_backed"]["wrong"] == 1  # "none" is old words
+    assert summarize(rows)["reliability"] == table
+    assert "| backed | 2 | 1 | 67% | 50% |" in reliability_markdown(table)
