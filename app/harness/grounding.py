@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from app.harness.citations import Evidence, find_prose_citations, merge_spans
-from app.harness.verdict import ShownLine, Support, Verdict, is_echo, judge
+from app.harness.verdict import Definition, ShownLine, Support, Verdict, is_echo, judge
 from app.values import LineSpan, find_citations
 
 __all__ = ["AnswerCheck", "NameLookup", "Support", "check_answer"]
@@ -55,6 +55,7 @@ class NameLookup:
     has_symbol: Callable[[str], bool]
     resolve_path: Callable[[str], str | None] = field(default=lambda name: None)
     read_lines: Callable[[LineSpan], tuple[ShownLine, ...]] = field(default=_no_lines)
+    definitions: Callable[[str], tuple[LineSpan, ...]] = field(default=lambda name: ())  # symbol table
 
 
 EXTENSIONS = ("py pyi js mjs cjs jsx ts tsx go rs java kt c h cc cpp hpp cs rb php swift scala sh "
@@ -91,7 +92,10 @@ def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence
     lines.update({line.span: line.text for line in read})
     places = tuple(dict.fromkeys((*cited, *prose)))
     paths, _ = mentioned_names(text)
-    verdict = judge(text, question, lines, paths=paths, places=places, echo=is_echo(text, ECHO_MARKERS))
+    files = {p for p in (names.resolve_path(w) for w in paths) if p}
+    defined = _definition_check(text, question, files | {p.path for p in places}, names)
+    verdict = judge(text, question, lines, paths=paths, places=places, echo=is_echo(text, ECHO_MARKERS),
+                    defined=defined, files=files)
     if unverified and verdict.support is Support.BACKED:  # it also names what is not there
         verdict = Verdict(Support.PARTLY, (), verdict.backing, verdict.found, verdict.missing + unverified)
     sources = places
@@ -121,6 +125,26 @@ def _prose_sources(text: str, evidence: Evidence, names: NameLookup
         if span not in spans:
             spans.append(span)
     return tuple(spans), tuple(read)
+
+
+# Questions that ask where something is: the symbol table knows where a name is defined.
+WHERE_QUESTION = re.compile(r"\b(?:where|which (?:file|module|folder)|what file|defined|implemented)\b",
+                            re.IGNORECASE)
+
+
+def _definition_check(text: str, question: str, named: set[str], names: NameLookup) -> Definition | None:
+    """For a "where is X" question: does a file the answer names hold X's definition, as the
+    index's symbol table has it? None when the question is not one, or no name is in the table."""
+    if not WHERE_QUESTION.search(question) or not named:
+        return None
+    for name in dict.fromkeys([*mentioned_names(text)[1], *mentioned_names(question)[1]]):
+        spans = names.definitions(name)
+        if not spans:
+            continue
+        agree = [s for s in spans if s.path in named]
+        where = agree[0] if agree else spans[0]
+        return Definition(name, bool(agree), names.read_lines(where) or (ShownLine(where, name),))
+    return None
 
 
 def answer_links(text: str, names: NameLookup) -> tuple[PathLink, ...]:

@@ -190,8 +190,9 @@ class RunState:
     def names(self) -> NameLookup:
         """Lookups of the names an answer mentions: files through the workspace listing, symbols
         through a literal search (both under the workspace rules)."""
+        definitions = getattr(self.tools, "definitions", lambda name: ())  # a toolbox with an index
         return NameLookup(lambda name: _has_path(self.files, name), self._has_symbol,
-                          lambda name: resolve_path(self.files, name), self._read_lines)
+                          lambda name: resolve_path(self.files, name), self._read_lines, definitions)
 
     def _read_lines(self, span: LineSpan) -> tuple[ShownLine, ...]:
         """The lines of a span read now (a prose citation's range this run never showed)."""

@@ -50,6 +50,15 @@ class ShownLine:
 
 
 @dataclass(frozen=True)
+class Definition:
+    """What the index's symbol table says about a name a "where" answer uses."""
+
+    name: str
+    agrees: bool  # the answer names the file that defines it
+    lines: tuple[ShownLine, ...]  # the definition's first line
+
+
+@dataclass(frozen=True)
 class Verdict:
     support: Support
     backing: tuple[ShownLine, ...]  # the lines that state a key claim about the subject
@@ -151,9 +160,12 @@ def subject_of(question: str) -> set[str]:
 
 
 def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iterable[str] = (),
-          places: tuple[LineSpan, ...] = (), echo: bool = False) -> Verdict:
+          places: tuple[LineSpan, ...] = (), echo: bool = False, defined: Definition | None = None,
+          files: Iterable[str] = ()) -> Verdict:
     """The verdict on `answer` from the shown `lines` (each a single line, by span); `places` are
-    the ranges it cites as where the answer is (their lines are among `lines`)."""
+    the ranges it cites as where the answer is (their lines are among `lines`); `defined` is the
+    symbol table's word on a "where is X" answer, which overrules the lines; `files` are the
+    workspace files the answer names."""
     claims = claims_of(answer, question, paths)
     subject = subject_of(question) | _asked_values(question)
     stems = {span: _line_stems(text) for span, text in lines.items()}
@@ -168,6 +180,11 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     missing += tuple(p for p in claims.prose if p not in prose_found)
     closest = _closest(claims, subject, lines, lowered, stems)
     place = _place_status(places, subject, stems, backing)
+    if defined is not None and not defined.agrees:  # the index defines it elsewhere
+        return Verdict(Support.NOT_BACKED, (), defined.lines + closest, found,
+                       missing + (f"{defined.name} in the file named",))
+    if defined is not None and not echo and prose_share >= PROSE_BACKED:
+        return Verdict(Support.BACKED, defined.lines + backing, (), found + (defined.name,), missing)
     if echo or (place == "miss" and not found_keys):
         return Verdict(Support.NOT_BACKED, (), closest, found, missing)
     keys_ok = bool(claims.key) and len(found_keys) == len(claims.key) and bool(backing)
@@ -179,6 +196,8 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
         return Verdict(Support.BACKED, backing or _place_lines(places, lines, subject, stems), (),
                        found, missing)
     says_nothing = not claims.key and not claims.prose  # it only restates the question
+    if says_nothing and _file_names_subject(set(files), subject, stems):  # "src/pkg/parser.py": a file is its claim
+        return Verdict(Support.PARTLY, (), closest, found, missing)
     nothing_found = not found_keys and not prose_found
     if (says_nothing or nothing_found or (not found_keys and prose_share < PROSE_LOW)) and place == "none":
         return Verdict(Support.NOT_BACKED, (), closest, found, missing)
@@ -203,6 +222,10 @@ def _place_status(places: tuple[LineSpan, ...], subject: set[str], stems: dict[L
         else:
             return "miss"
     return status
+
+
+def _file_names_subject(files: set[str], subject: set[str], stems: dict[LineSpan, set[str]]) -> bool:
+    return any(span.path in files and _match(subject, words) for span, words in stems.items())
 
 
 def _place_lines(places: tuple[LineSpan, ...], lines: dict[LineSpan, str], subject: set[str],
