@@ -160,12 +160,16 @@ def _echo(text: str) -> bool:
 
 
 def _finish_stream(answer: Any, streamed: bool) -> None:
-    """Streamed text was checked as it came; add what only the end knows (sources, or all of it)."""
+    """Streamed text was checked as it came; add what only the end knows (sources, or all of it),
+    then the verdict in words and what backs it."""
+    from app.harness.prompts import SUPPORT_LABELS, verdict_detail
+
     if not streamed:
         sys.stdout.write(answer.text)
     elif answer.notes:
         sys.stdout.write("\n\n" + answer.notes)
-    sys.stdout.write("\n")
+    detail = verdict_detail(answer.support, answer.backing, answer.closest, answer.found, answer.missing)
+    sys.stdout.write("\n\n" + "\n".join([SUPPORT_LABELS[answer.support], *detail]) + "\n")
     sys.stdout.flush()
 
 
@@ -184,7 +188,8 @@ def _fail(message: str, code: int) -> int:
 
 
 class _JsonReport:
-    """Gathers what --json prints: answer, citations, tool_calls, steps, stopped_reason, usage."""
+    """Gathers what --json prints: answer, citations, support with its backing and closest lines
+    and the claims found and missing, unverified, tool_calls, steps, stopped_reason, usage."""
 
     def __init__(self) -> None:
         self.answer = ""
@@ -193,8 +198,9 @@ class _JsonReport:
         self.steps = 0
         self.stopped_reason = ""
         self.usage: dict[str, Any] = {}
-        self.support = "none"  # no answer, no support
+        self.support = "not_backed"  # no answer, nothing backs it
         self.unverified: list[str] = []
+        self.verdict: dict[str, Any] = {"backing": [], "closest": [], "found": [], "missing": []}
 
     def add(self, event: Any) -> None:
         from app.harness import events as ev
@@ -207,17 +213,24 @@ class _JsonReport:
         elif isinstance(event, ev.ToolCallRefused):
             self.tool_calls.append({"name": event.name, "arguments": _parsed(event.raw_arguments), "ok": False})
         elif isinstance(event, ev.AnswerCompleted):
-            self.answer = event.text
+            self.answer = event.answer  # the model's words only: the verdict and sources are fields
             self.citations = event_to_dict(event)["citations"]
             self.support, self.unverified = event.support.value, list(event.unverified)
+            self.verdict = {"backing": [_line(b) for b in event.backing],
+                            "closest": [_line(c) for c in event.closest],
+                            "found": list(event.found), "missing": list(event.missing)}
         elif isinstance(event, ev.RunStopped):
             self.steps, self.stopped_reason = event.steps, event.reason.value
             self.usage = event_to_dict(event)["usage"]
 
     def as_dict(self) -> dict[str, Any]:
         return {"answer": self.answer, "citations": self.citations, "support": self.support,
-                "unverified": self.unverified, "tool_calls": self.tool_calls, "steps": self.steps,
-                "stopped_reason": self.stopped_reason, "usage": self.usage}
+                **self.verdict, "unverified": self.unverified, "tool_calls": self.tool_calls,
+                "steps": self.steps, "stopped_reason": self.stopped_reason, "usage": self.usage}
+
+
+def _line(shown: Any) -> dict[str, Any]:
+    return {"path": shown.span.path, "line": shown.span.start_line, "text": shown.text}
 
 
 def _parsed(raw: str) -> Any:

@@ -44,20 +44,23 @@ class ChatTurn:
     done: bool = False
     support: str = ""  # a Support value once the harness checked the answer ("" when none)
     unverified: tuple[str, ...] = ()  # names the answer uses that the workspace lacks
+    detail: tuple[str, ...] = ()  # what the verdict checked: the backing line, or found / closest
+    links: tuple[tuple[str, LineSpan], ...] = ()  # workspace paths the answer writes, as links
     html_cache: str = field(default="", repr=False)
 
 
 def answer_body(event: AnswerCompleted) -> str:
     """The answer without the notes the harness appended (the view draws those itself)."""
-    notes = event.notes.strip()
-    if notes and event.text.rstrip().endswith(notes):
-        return event.text.rstrip()[: -len(notes)].rstrip()
-    return event.text
+    return event.answer
 
 
 def answered_turn(question: str, event: AnswerCompleted) -> ChatTurn:
+    from app.harness.prompts import verdict_detail
+
+    detail = verdict_detail(event.support, event.backing, event.closest, event.found, event.missing)
     return ChatTurn(question, answer_body(event), tuple(event.citations), done=True,
-                    support=event.support.value, unverified=tuple(event.unverified))
+                    support=event.support.value, unverified=tuple(event.unverified),
+                    detail=tuple(detail), links=tuple((link.text, link.span) for link in event.links))
 
 
 class ChatView(QTextBrowser):
@@ -113,6 +116,7 @@ class ChatView(QTextBrowser):
         if self.turns:
             checked = answered_turn(self.turns[-1].question, event)
             self.turns[-1].support, self.turns[-1].unverified = checked.support, checked.unverified
+            self.turns[-1].detail, self.turns[-1].links = checked.detail, checked.links
             self.finish(checked.answer, checked.citations)
 
     def finish(self, answer: str | None, citations: tuple[LineSpan, ...] = (), note: str = "") -> None:
@@ -183,11 +187,12 @@ class ChatView(QTextBrowser):
 
         from app.gui import render
 
-        body = render.answer_html(turn.answer, turn.citations, self.dark) if turn.answer else ""
+        body = render.answer_html(turn.answer, turn.citations, self.dark, turn.links) if turn.answer else ""
         body = render.flag_unverified(body, turn.unverified)
         # the answer may already name its sources inline; list only what the text lacks
         sources = render.sources_html([c for c in turn.citations or () if not _mentions(turn.answer, c)])
-        badge = render.support_html(turn.support, turn.unverified, index if turn.answer else None)
+        badge = render.support_html(turn.support, turn.unverified, index if turn.answer else None,
+                                    turn.detail)
         note = f"<p><i>{escape(turn.note)}</i></p>" if turn.note else ""
         return f"{body}{sources}{badge}{note}"
 

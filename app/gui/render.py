@@ -19,9 +19,9 @@ UNVERIFIED_TIP = "Not found in this workspace: Burrow could not find this file o
 UNVERIFIED_STYLE = "color:#c0392b;text-decoration:line-through"
 # badge colours per Support value (text on a light tint that reads in both themes)
 SUPPORT_STYLES = {
-    "supported": "background:#d8f0dc;color:#1b5e20",
-    "partial": "background:#fff1c2;color:#6d4c00",
-    "none": "background:#fdecea;color:#8a1c13",
+    "backed": "background:#d8f0dc;color:#1b5e20",
+    "partly_backed": "background:#fff1c2;color:#6d4c00",
+    "not_backed": "background:#fdecea;color:#8a1c13",
 }
 _TAG = re.compile(r"(<[^>]*>)")
 # the harness's citation grammar (app.values), plus the backticks models often put around it
@@ -72,6 +72,24 @@ def _linkify_plain(text: str, paths: set[str] | None) -> str:
     return _CITATION.sub(replace, text.replace("<", "&lt;"))
 
 
+def link_paths(text: str, links: Iterable[tuple[str, LineSpan]]) -> str:
+    """Markdown with each workspace path the answer writes (as the harness found them: "`a.py`
+    lines 3-9", "src/a.py") turned into a `cite:` link at its lines, outside code fences and
+    outside links already made."""
+    ordered = sorted({(written, span) for written, span in links if written}, key=lambda x: -len(x[0]))
+    if not ordered:
+        return text
+    pattern = re.compile("|".join(r"(?<![\w/.\[])" + re.escape(w) + r"(?![\w/])" for w, _ in ordered))
+    spans = dict(ordered)
+
+    def replace(match: re.Match[str]) -> str:
+        written = match.group(0)
+        return f"[{written.replace('`', '')}]({cite_href(spans[written])})"
+
+    parts = re.split(r"(```.*?(?:```|$)|\[[^\]]*\]\([^)]*\))", text, flags=re.S)
+    return "".join(p if p.startswith(("```", "[")) else pattern.sub(replace, p) for p in parts)
+
+
 def split_finished_blocks(text: str) -> tuple[str, str]:
     """(finished, tail): finished ends at the last blank line outside an open code fence.
 
@@ -104,8 +122,9 @@ def markdown_to_html(text: str, dark: bool = False) -> str:
     return _PRE_END.sub(r"\1", rendered)
 
 
-def answer_html(text: str, citations: Iterable[LineSpan] | None = None, dark: bool = False) -> str:
-    return markdown_to_html(linkify_citations(text, citations), dark)
+def answer_html(text: str, citations: Iterable[LineSpan] | None = None, dark: bool = False,
+                links: Iterable[tuple[str, LineSpan]] = ()) -> str:
+    return markdown_to_html(link_paths(linkify_citations(text, citations), links), dark)
 
 
 def sources_html(citations: Iterable[LineSpan]) -> str:
@@ -126,16 +145,20 @@ def flag_unverified(html_text: str, names: Iterable[str]) -> str:
     return "".join(p if p.startswith("<") else pattern.sub(mark, p) for p in parts)
 
 
-def support_html(support: str, unverified: Iterable[str], copy_index: int | None) -> str:
-    """The line under an answer: its support badge (the harness's words), the names it uses that
-    the workspace lacks, and a Copy link."""
-    from app.harness.grounding import Support
+def support_html(support: str, unverified: Iterable[str], copy_index: int | None,
+                 detail: Iterable[str] = ()) -> str:
+    """The line under an answer: its verdict badge (the harness's words) with what was checked
+    (the backing line, or what was found and the closest lines), the names it uses that the
+    workspace lacks, and a Copy link."""
     from app.harness.prompts import SUPPORT_LABELS
+    from app.harness.verdict import Support
 
     parts = []
     if support:
-        label = html.escape(SUPPORT_LABELS[Support(support)])
-        parts.append(f'<span style="{SUPPORT_STYLES[support]}">&nbsp;{label}&nbsp;</span>')
+        level = Support(support)
+        label = html.escape(SUPPORT_LABELS[level])
+        parts.append(f'<span style="{SUPPORT_STYLES[level.value]}">&nbsp;{label}&nbsp;</span>')
+        parts += [_linked_detail(line) for line in detail]
     missing = [f'<span style="{UNVERIFIED_STYLE}" title="{UNVERIFIED_TIP}">{html.escape(n)}</span>'
                for n in unverified]
     if missing:
@@ -143,6 +166,18 @@ def support_html(support: str, unverified: Iterable[str], copy_index: int | None
     if copy_index is not None:
         parts.append(f'<a href="{COPY_SCHEME}:{copy_index}">Copy answer</a>')
     return f"<p>{' · '.join(parts)}</p>" if parts else ""
+
+
+def _linked_detail(line: str) -> str:
+    """A verdict detail line, its `path:line` references as links."""
+    escaped = html.escape(line, quote=False)
+    return _CITATION.sub(lambda m: f'<a href="{cite_href(_span_of(m))}">{m.group(0)}</a>', escaped)
+
+
+def _span_of(match: re.Match[str]) -> LineSpan:
+    start = int(match.group("start"))
+    end = int(match.group("end") or start)
+    return LineSpan(match.group("path"), min(start, end), max(start, end))
 
 
 def warm_up() -> str:

@@ -30,6 +30,7 @@ from app.values import LineSpan, ToolSpec
 from app.workspace import MissingPathError, Workspace
 
 log = logging.getLogger(__name__)
+DEFINITION_LOOKUPS = 8  # symbol-table rows looked at for one name (definitions come first)
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,21 @@ class ToolExecutor:
     def layout(self) -> str:
         """A short view of the workspace's top level, for the first prompt."""
         return self._workspace.top_level_summary()
+
+    def definitions(self, name: str) -> tuple[LineSpan, ...]:
+        """Where the index's symbol table says `name` is defined (its first lines); () without an
+        index. The answer check compares a "where is X" answer with it."""
+        index = self._registry.code_search
+        if index is None:
+            return ()
+        try:
+            hits = index.index_for(self._workspace).find_symbol(name, DEFINITION_LOOKUPS)
+        except Exception:  # the index is a help: a broken one checks nothing
+            log.exception("looking up %r in the symbol table failed", name)
+            return ()
+        bare = name.rsplit(".", 1)[-1]
+        return tuple(LineSpan(h.path, h.start_line, h.start_line) for h in hits
+                     if h.symbol and (h.symbol == name or h.symbol.rsplit(".", 1)[-1] == bare))
 
     def schemas(self) -> list[ToolSpec]:
         return self._registry.specs()

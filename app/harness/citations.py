@@ -131,3 +131,40 @@ def read_args_for(span: LineSpan) -> str:
     """Arguments of the read_file call that shows exactly a span (used to fingerprint it)."""
     count = span.end_line - span.start_line + 1
     return json.dumps({"path": span.path, "start_line": span.start_line, "max_lines": count})
+
+
+# Citations written in prose: models write "`src/app.py` lines 12-30", "src/app.py, line 9", "in
+# src/app.py (lines 12–30)", "lines 3-9 of src/app.py", "src/app.py#L12-L30". The path is as written
+# (often a bare file name); the caller resolves it against the workspace.
+_PROSE_PATH = r"`?(?P<path§>(?:[\w@+~.\-]+/)*[\w@+~\-][\w@+~.\-]*\.[A-Za-z][A-Za-z0-9_]*)`?"
+_RANGE = (r"(?:starting\s+)?(?:(?:at|on|in|from)\s+)?lines?\s+(?P<start§>\d{1,7})"
+          r"(?:\s*(?:-|\u2013|\u2014|to|through|and)\s*(?:line\s+)?(?P<end§>\d{1,7}))?(?![\w])")
+PROSE_CITATION_RE = re.compile(
+    "(?<![\\w/.\\-])(?:"
+    + _PROSE_PATH.replace("§", "1") + r"#L(?P<start1>\d{1,7})(?:-L?(?P<end1>\d{1,7}))?(?![\w])"
+    + "|" + _PROSE_PATH.replace("§", "2") + r"(?:[ \t]+(?:file|module))?[ \t]*[,(]?[ \t]*"
+    + _RANGE.replace("§", "2")
+    + "|" + _RANGE.replace("§", "3") + r"\s+(?:of|in)\s+(?:the\s+)?(?:file\s+)?" + _PROSE_PATH.replace("§", "3")
+    + ")", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class ProseCitation:
+    """A citation written in prose: the path as written, its lines, and where it sits in the text."""
+
+    path: str
+    start_line: int
+    end_line: int
+    start: int
+    end: int
+
+
+def find_prose_citations(text: str) -> list[ProseCitation]:
+    """Every prose citation in text, in order (a `path:line` citation is not one of them)."""
+    found = []
+    for m in PROSE_CITATION_RE.finditer(text):
+        n = next(i for i in (1, 2, 3) if m.group(f"path{i}"))
+        first = int(m.group(f"start{n}"))
+        last = int(m.group(f"end{n}") or first)
+        found.append(ProseCitation(m.group(f"path{n}"), min(first, last), max(first, last), m.start(), m.end()))
+    return found

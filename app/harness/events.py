@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from app.harness.grounding import Support
+from app.harness.grounding import PathLink
+from app.harness.verdict import ShownLine, Support
 from app.llm.base import Usage
 from app.values import LineSpan, Message
 
@@ -121,10 +122,23 @@ class AnswerCompleted:
     usage: Usage
     seconds: float
     evidence_added: bool = False  # some citations are lines Burrow matched, not the model's own
-    support: Support = Support.NONE
+    support: Support = Support.NOT_BACKED
     unverified: tuple[str, ...] = ()  # files and symbols named in the answer the workspace lacks
     notes: str = ""  # the end of `text` the harness wrote (sources, unverified names, no source)
     transcript: tuple[Message, ...] = ()  # this question's messages, to continue the chat from
+    backing: tuple[ShownLine, ...] = ()  # backed: the lines that state the answer's claim
+    closest: tuple[ShownLine, ...] = ()  # short of backed: the nearest lines Burrow found
+    found: tuple[str, ...] = ()  # the answer's claims found in those lines
+    missing: tuple[str, ...] = ()  # its claims found nowhere
+    links: tuple[PathLink, ...] = ()  # workspace files the answer's text names, to link
+
+    @property
+    def answer(self) -> str:
+        """The model's answer alone, without the notes the harness appended."""
+        notes = self.notes.strip()
+        if notes and self.text.rstrip().endswith(notes):
+            return self.text.rstrip()[: -len(notes)].rstrip()
+        return self.text
 
 
 @dataclass(frozen=True)

@@ -13,20 +13,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from enum import Enum
+from dataclasses import dataclass, field
 
-from app.harness.citations import Evidence, merge_spans
+from app.harness.citations import Evidence, find_prose_citations, merge_spans
+from app.harness.verdict import Definition, ShownLine, Support, Verdict, is_echo, judge
 from app.index.terms import STOP_WORDS
 from app.values import LineSpan, find_citations
 
+__all__ = ["AnswerCheck", "NameLookup", "Support", "check_answer"]
 
-class Support(str, Enum):
-    """How far the lines Burrow read back an answer (user-facing words in prompts.SUPPORT_LABELS)."""
-
-    SUPPORTED = "supported"
-    PARTIAL = "partial"
-    NONE = "none"
+# The prompt's own headers: an answer that repeats them answered nothing (prompts.py words them;
+# kept here as text so this module does not import the prompts that import it).
+ECHO_MARKERS = ("The project folder contains:", "The parts of the project that best match the question")
 
 
 @dataclass(frozen=True)
@@ -34,6 +32,20 @@ class AnswerCheck:
     support: Support
     sources: tuple[LineSpan, ...]  # model citations that held, then lines the answer draws on
     unverified: tuple[str, ...]  # files and symbols the answer names that the workspace lacks
+    verdict: Verdict | None = None  # the claim checks behind `support`
+    links: tuple[PathLink, ...] = ()  # workspace files the answer's text names, for links
+
+
+@dataclass(frozen=True)
+class PathLink:
+    """Words of an answer that name a workspace file, and the lines they point at."""
+
+    text: str
+    span: LineSpan
+
+
+def _no_lines(span: LineSpan) -> tuple[ShownLine, ...]:
+    return ()
 
 
 @dataclass(frozen=True)
@@ -42,6 +54,9 @@ class NameLookup:
 
     has_path: Callable[[str], bool]
     has_symbol: Callable[[str], bool]
+    resolve_path: Callable[[str], str | None] = field(default=lambda name: None)
+    read_lines: Callable[[LineSpan], tuple[ShownLine, ...]] = field(default=_no_lines)
+    definitions: Callable[[str], tuple[LineSpan, ...]] = field(default=lambda name: ())  # symbol table
 
 
 EXTENSIONS = ("py pyi js mjs cjs jsx ts tsx go rs java kt c h cc cpp hpp cs rb php swift scala sh "
@@ -67,21 +82,94 @@ PLAIN = STOP_WORDS | frozenset(
 
 def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence: Evidence,
                  names: NameLookup, max_names: int, max_sources: int) -> AnswerCheck:
-    """Which sources back `text`, which of its names the workspace lacks, and the verdict. The
-    model's own citations (already checked against what this run showed) are its sources when it
-    gave any; otherwise the lines the answer draws on are found here."""
+    """The verdict on `text` (verdict.judge), its sources and the names the workspace lacks.
+
+    Sources: the model's own citations that held, then its prose citations ("`a.py` lines 3-9",
+    checked like `a.py:3-9`; a range the run never showed is read from disk), then the lines
+    that back the answer, then the lines it draws on."""
     unverified = unverified_names(text, names, max_names)
-    if cited:
-        return AnswerCheck(_verdict(cited, unverified), cited, unverified)
-    scored = _score_lines(text, question, _current_lines(evidence), _named_paths(text))
-    sources = tuple(_group(scored)[:max_sources])
-    return AnswerCheck(_verdict(sources, unverified), sources, unverified)
+    lines = _current_lines(evidence)
+    prose, read = _prose_sources(text, evidence, names)
+    lines.update({line.span: line.text for line in read})
+    places = tuple(dict.fromkeys((*cited, *prose)))
+    paths, _ = mentioned_names(text)
+    files = {p for p in (names.resolve_path(w) for w in paths) if p}
+    defined = _definition_check(text, question, files | {p.path for p in places}, names)
+    verdict = judge(text, question, lines, paths=paths, places=places, echo=is_echo(text, ECHO_MARKERS),
+                    defined=defined, files=files)
+    if unverified and verdict.support is Support.BACKED:  # it also names what is not there
+        verdict = Verdict(Support.PARTLY, (), verdict.backing, verdict.found, verdict.missing + unverified)
+    sources = places
+    if not sources and verdict.support is not Support.NOT_BACKED:
+        drawn = _group(_score_lines(text, question, lines, _named_paths(text)))
+        sources = tuple(dict.fromkeys([*(b.span for b in verdict.backing), *drawn]))
+    return AnswerCheck(verdict.support, sources[:max(max_sources, len(places))], unverified, verdict,
+                       answer_links(text, names))
 
 
-def _verdict(sources: tuple[LineSpan, ...], unverified: tuple[str, ...]) -> Support:
-    if not sources:
-        return Support.NONE
-    return Support.PARTIAL if unverified else Support.SUPPORTED
+def _prose_sources(text: str, evidence: Evidence, names: NameLookup
+                   ) -> tuple[tuple[LineSpan, ...], tuple[ShownLine, ...]]:
+    """Prose citations that hold (resolved to workspace paths), and the lines read from disk for
+    the ranges this run never showed."""
+    spans: list[LineSpan] = []
+    read: list[ShownLine] = []
+    for prose in find_prose_citations(text):
+        path = names.resolve_path(prose.path)
+        if path is None:
+            continue
+        span = LineSpan(path, prose.start_line, prose.end_line)
+        if not evidence.is_valid(span):
+            lines = names.read_lines(span)
+            if not lines:
+                continue  # past the file's end, or unreadable: not a citation
+            read.extend(lines)
+        if span not in spans:
+            spans.append(span)
+    return tuple(spans), tuple(read)
+
+
+# Questions that ask where something is: the symbol table knows where a name is defined.
+WHERE_QUESTION = re.compile(r"\b(?:where|which (?:file|module|folder)|what file|defined|implemented)\b",
+                            re.IGNORECASE)
+
+
+def _definition_check(text: str, question: str, named: set[str], names: NameLookup) -> Definition | None:
+    """For a "where is X" question: does a file the answer names hold X's definition, as the
+    index's symbol table has it? None when the question is not one, or no name is in the table."""
+    if not WHERE_QUESTION.search(question) or not named:
+        return None
+    for name in dict.fromkeys([*mentioned_names(text)[1], *mentioned_names(question)[1]]):
+        spans = names.definitions(name)
+        if not spans:
+            continue
+        agree = [s for s in spans if s.path in named]
+        where = agree[0] if agree else spans[0]
+        return Definition(name, bool(agree), names.read_lines(where) or (ShownLine(where, name),))
+    return None
+
+
+def answer_links(text: str, names: NameLookup) -> tuple[PathLink, ...]:
+    """Every workspace file the text names, as written, with the lines a citation gives it (else
+    its first line): the window makes each a link."""
+    out: dict[str, PathLink] = {}
+    for match in find_citations(text):
+        path = names.resolve_path(match.span.path)
+        if path:
+            out.setdefault(match.text, PathLink(match.text, LineSpan(path, *_ordered(match.span))))
+    for cite in find_prose_citations(text):
+        path = names.resolve_path(cite.path)
+        if path:
+            written = text[cite.start:cite.end].strip()
+            out.setdefault(written, PathLink(written, LineSpan(path, cite.start_line, cite.end_line)))
+    for written in mentioned_names(text)[0]:
+        path = names.resolve_path(written)
+        if path and written not in out:
+            out[written] = PathLink(written, LineSpan(path, 1, 1))
+    return tuple(out.values())
+
+
+def _ordered(span: LineSpan) -> tuple[int, int]:
+    return min(span.start_line, span.end_line), max(span.start_line, span.end_line)
 
 
 def mentioned_names(text: str) -> tuple[list[str], list[str]]:

@@ -50,6 +50,7 @@ from app.harness.first_prompt import (
 )
 from app.harness.grounding import NameLookup, check_answer
 from app.harness.turn_guards import LinkedCancel, RepeatGuard, call_shaped
+from app.harness.verdict import ShownLine
 from app.llm.base import (
     ChatModel,
     Message,
@@ -197,7 +198,16 @@ class RunState:
     def names(self) -> NameLookup:
         """Lookups of the names an answer mentions: files through the workspace listing, symbols
         through a literal search (both under the workspace rules)."""
-        return NameLookup(lambda name: _has_path(self.files, name), self._has_symbol)
+        definitions = getattr(self.tools, "definitions", lambda name: ())  # a toolbox with an index
+        return NameLookup(lambda name: _has_path(self.files, name), self._has_symbol,
+                          lambda name: resolve_path(self.files, name), self._read_lines, definitions)
+
+    def _read_lines(self, span: LineSpan) -> tuple[ShownLine, ...]:
+        """The lines of a span read now (a prose citation's range this run never showed)."""
+        outcome = self.tools.run("verify", "read_file", read_args_for(span))
+        if not outcome.ok or not outcome.hits or outcome.hits[-1].span.start_line < span.end_line:
+            return ()  # unreadable, or the range runs past the file's end
+        return tuple(ShownLine(hit.span, hit.text) for hit in outcome.hits)
 
     @property
     def known_paths(self) -> tuple[str, ...]:
@@ -227,6 +237,16 @@ class RunState:
         self.messages = [system_message(), *history, question_message(self.question, layout, reads)]
         self.shared = shared_prefix(layout, self.tools.label)
         self.first_own = len(history) + 1
+
+
+def resolve_path(files: tuple[str, ...], name: str) -> str | None:
+    """The workspace file a written name means: itself, else the one file it ends (None when
+    none or several do)."""
+    name = name.strip().strip("`").removeprefix("./")
+    if name in files:
+        return name
+    tails = [f for f in files if f.endswith("/" + name)]
+    return tails[0] if len(tails) == 1 else None
 
 
 def _has_path(files: tuple[str, ...], name: str) -> bool:
@@ -369,8 +389,10 @@ def _answer(run: RunState, raw_text: str) -> Iterator[RunEvent]:
     added = check.sources[len(cited):]
     notes = prompts.answer_notes(check, added)
     full = "\n\n".join(part for part in (text, notes) if part)
+    verdict = check.verdict
     yield AnswerCompleted(full, check.sources, run.steps, run.usage, run.elapsed(), bool(added),
-                          check.support, check.unverified, notes, tuple(run.messages[run.first_own:]))
+                          check.support, check.unverified, notes, tuple(run.messages[run.first_own:]),
+                          verdict.backing, verdict.closest, verdict.found, verdict.missing, check.links)
     forced = (StopReason.STEP_BUDGET, StopReason.REPEATED_CALL)
     reason = run.force_reason if run.force_reason in forced else StopReason.ANSWERED
     yield RunStopped(reason, prompts.stop_message(reason, steps=run.steps), run.steps, run.usage)

@@ -9,7 +9,8 @@ plain instruction when an answer is forced.
 from __future__ import annotations
 
 from app.harness.events import StopReason
-from app.harness.grounding import AnswerCheck, Support
+from app.harness.grounding import AnswerCheck
+from app.harness.verdict import Support
 
 SYSTEM_PROMPT = (
     "You are Burrow, an assistant that answers questions about the code in one project folder. "
@@ -46,16 +47,20 @@ TRUNCATED_RESULT = (
 )
 
 SOURCES_LINE = "Sources: {citations}"
-NO_SOURCE_NOTE = ("No source found: nothing Burrow read in this workspace backs this answer, "
+NO_SOURCE_NOTE = ("Not backed: no line Burrow read in this workspace states this answer, "
                   "so treat it as a guess.")
 UNVERIFIED_NOTE = "Not found in this workspace: {names}."
 
 # How far the lines Burrow read back an answer, as the window and `ask` say it.
 SUPPORT_LABELS = {
-    Support.SUPPORTED: "Supported by lines Burrow read",
-    Support.PARTIAL: "Partly supported: some names in it are not in this workspace",
-    Support.NONE: "No source found",
+    Support.BACKED: "Backed: a line Burrow read states this answer's claim",
+    Support.PARTLY: "Partly backed: some of its claims are in lines Burrow read, not all",
+    Support.NOT_BACKED: "Not backed: no line Burrow read states it",
 }
+# The detail under the label: which line backs it, or what was and was not found.
+BACKED_BY = "Backed by {span}: {text}"
+FOUND_NOT_FOUND = "Found: {found}. Not found: {missing}."
+CLOSEST_LINES = "Closest lines Burrow read: {spans}"
 
 # What a user reads when a run ends, one line per StopReason (the CLI, the window and the records
 # all use this table; a test checks that every reason has its words).
@@ -84,6 +89,20 @@ def answer_notes(check: AnswerCheck, added: tuple) -> str:
         notes.append(SOURCES_LINE.format(citations=", ".join(map(str, added))))
     if check.unverified:
         notes.append(UNVERIFIED_NOTE.format(names=", ".join(f"`{n}`" for n in check.unverified)))
-    if check.support is Support.NONE:
+    if check.support is Support.NOT_BACKED:
         notes.append(NO_SOURCE_NOTE)
     return "\n\n".join(notes)
+
+
+def verdict_detail(support: Support, backing: tuple, closest: tuple, found: tuple, missing: tuple) -> list[str]:
+    """The lines that say what was checked, under the verdict's label (the CLI and the window)."""
+    if support is Support.BACKED and backing:
+        first = backing[0]
+        return [BACKED_BY.format(span=first.span, text=first.text.strip())]
+    lines = []
+    if support is Support.PARTLY and (found or missing):
+        lines.append(FOUND_NOT_FOUND.format(found=", ".join(found[:8]) or "nothing",
+                                            missing=", ".join(missing[:8]) or "nothing"))
+    if closest:
+        lines.append(CLOSEST_LINES.format(spans=", ".join(str(c.span) for c in closest)))
+    return lines

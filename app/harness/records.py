@@ -20,7 +20,8 @@ from pydantic import BaseModel, Field, ValidationError
 
 from app.errors import BurrowError
 from app.harness import events as ev
-from app.harness.grounding import Support
+from app.harness.grounding import PathLink
+from app.harness.verdict import ShownLine, Support
 from app.llm.base import Usage
 from app.paths import AppPaths
 from app.storage import atomic_write_text
@@ -61,6 +62,8 @@ def _plain(value: Any) -> Any:
         return {**dataclasses.asdict(value), "prompt_total": value.prompt_total}
     if isinstance(value, (tuple, list)):
         return [_plain(v) for v in value]
+    if isinstance(value, (ShownLine, PathLink)):  # the verdict's lines and the answer's links
+        return {"span": _plain(value.span), "text": value.text}
     if isinstance(value, Enum):
         return value.value
     return value
@@ -78,8 +81,12 @@ def event_from_dict(data: dict[str, Any]) -> Any:
     if cls is ev.RunStopped and "reason" in kwargs:
         kwargs["reason"] = ev.StopReason(kwargs["reason"])
     if cls is ev.AnswerCompleted:
-        kwargs["support"] = Support(kwargs.get("support", Support.NONE))
-        kwargs["unverified"] = tuple(kwargs.get("unverified", ()))
+        kwargs["support"] = Support(kwargs.get("support", Support.NOT_BACKED))
+        for name in ("unverified", "found", "missing"):
+            kwargs[name] = tuple(kwargs.get(name, ()))
+        for name in ("backing", "closest"):
+            kwargs[name] = tuple(ShownLine(LineSpan(**x["span"]), x["text"]) for x in kwargs.get(name, ()))
+        kwargs["links"] = tuple(PathLink(x["text"], LineSpan(**x["span"])) for x in kwargs.get("links", ()))
         kwargs["transcript"] = tuple(kwargs.get("transcript", ()))
     if "usage" in kwargs:
         kwargs["usage"] = Usage(**{k: v for k, v in kwargs["usage"].items() if k != "prompt_total"})
@@ -125,7 +132,7 @@ class RunRecord(BaseModel):
     calls: list[CallRecord] = Field(default_factory=list)
     answer: str = ""
     citations: list[dict[str, Any]] = Field(default_factory=list)
-    support: str = ""  # supported | partial | none; "" when the run ended without an answer
+    support: str = ""  # backed | partly_backed | not_backed; "" when the run ended without an answer
     unverified: list[str] = Field(default_factory=list)
     stop_reason: str = ""
     stop_message: str = ""

@@ -44,6 +44,7 @@ class ToolRegistry:
     """The tools offered to the model, in the order they are presented."""
 
     tools: tuple[Tool, ...]
+    code_search: CodeSearch | None = None  # the index behind search_code, for its symbol table
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -73,11 +74,12 @@ def default_tools(code_search: CodeSearch | None = None) -> ToolRegistry:
     from app.tools.reading import ReadFileArgs, read_file
     from app.tools.search import SearchTextArgs, search_text
 
+    code_search = code_search or CodeSearch()
     return ToolRegistry((
         Tool("list_dir", ListDirArgs, list_dir),
         Tool("find_files", FindFilesArgs, find_files),
         Tool("search_text", SearchTextArgs, search_text),
         Tool("read_file", ReadFileArgs, read_file),
         Tool("file_outline", FileOutlineArgs, file_outline),
-        Tool("search_code", SearchCodeArgs, (code_search or CodeSearch()).search_code),
-    ))
+        Tool("search_code", SearchCodeArgs, code_search.search_code),
+    ), code_search)

@@ -35,7 +35,7 @@ class Asked:
     prompt_tokens: int
     cached_tokens: int
     completion_tokens: int
-    support: str = "none"  # supported | partial | none, as the harness judged it
+    support: str = "not_backed"  # backed | partly_backed | not_backed, as the harness judged it
     unverified: tuple[str, ...] = ()  # names in the answer the harness found nowhere
 
 
@@ -74,7 +74,7 @@ def _asked(events: list[Any], seconds: float) -> Asked:
 
     answer = next((e for e in events if isinstance(e, ev.AnswerCompleted)), None)
     stopped = events[-1]
-    text = answer.text.removesuffix(answer.notes).strip() if answer else ""
+    text = answer.answer.strip() if answer else ""
     return Asked(
         text=text,
         citations=tuple(Cited(c.path, c.start_line, c.end_line) for c in
@@ -85,5 +85,5 @@ def _asked(events: list[Any], seconds: float) -> Asked:
         stop_reason=stopped.reason.value, seconds=seconds,
         prompt_tokens=stopped.usage.prompt_tokens, cached_tokens=stopped.usage.cached_tokens,
         completion_tokens=stopped.usage.completion_tokens,
-        support=answer.support.value if answer else "none",
+        support=answer.support.value if answer else "not_backed",
         unverified=answer.unverified if answer else ())

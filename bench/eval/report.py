@@ -11,12 +11,34 @@ TABLE_START = "<!-- eval-table:start -->"
 TABLE_END = "<!-- eval-table:end -->"
 BREAKDOWN_START = "<!-- eval-breakdown:start -->"
 BREAKDOWN_END = "<!-- eval-breakdown:end -->"
-BREAKDOWN_COLUMNS = ("group", "questions", "correct", "grounded", "supported / partial / none",
+BREAKDOWN_COLUMNS = ("group", "questions", "correct", "grounded", "backed / partly / not backed",
                      "median s")
-SUPPORT_LEVELS = ("supported", "partial", "none")
 COLUMNS = ("model", "policy", "questions", "correct", "grounded (model-cited)", "valid citations",
-           "invented paths (answers)", "invented, unflagged", "supported / partial / none",
-           "model tool calls", "median s", "prompt / completion tok", "peak RSS MB")
+           "invented paths (answers)", "invented, unflagged", "backed / partly / not backed",
+           "backed: right (coverage)", "not backed: right", "model tool calls", "median s",
+           "prompt / completion tok", "peak RSS MB")
+VERDICTS = ("backed", "partly_backed", "not_backed")
+# rows recorded before the claim checks carry the old words; they are read as the new ones
+OLD_VERDICTS = {"supported": "partly_backed", "partial": "partly_backed", "none": "not_backed"}
+
+
+def verdict_of(row: dict[str, Any]) -> str:
+    support = row.get("support", "not_backed")
+    return OLD_VERDICTS.get(support, support)
+
+
+def reliability(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per verdict: answers right and wrong, precision (right among them) and coverage (share of
+    all questions) - the table a user needs to know what a verdict is worth."""
+    n = len(rows) or 1
+    table = {}
+    for level in VERDICTS:
+        chosen = [r for r in rows if verdict_of(r) == level]
+        right = sum(bool(r["correct"]) for r in chosen)
+        table[level] = {"right": right, "wrong": len(chosen) - right,
+                        "precision": round(right / len(chosen), 3) if chosen else None,
+                        "coverage": round(len(chosen) / n, 3)}
+    return table
 
 
 def first_turns(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -30,7 +52,7 @@ def group_summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "questions": len(rows),
         "correct": sum(r["correct"] for r in rows),
         "grounded": sum(r["grounded"] for r in rows),
-        "support": {level: sum(r.get("support") == level for r in rows) for level in SUPPORT_LEVELS},
+        "support": {level: sum(verdict_of(r) == level for r in rows) for level in VERDICTS},
         "median_seconds": round(statistics.median(r["seconds"] for r in rows), 2) if rows else 0,
     }
 
@@ -53,8 +75,8 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "invented_paths": sum(len(r["invented_paths"]) for r in rows),
         "answers_with_invented_paths": sum(bool(r["invented_paths"]) for r in rows),
         "invented_unflagged": sum(len(r.get("invented_unflagged", r["invented_paths"])) for r in rows),
-        "support": {level: sum(r.get("support") == level for r in rows)
-                    for level in ("supported", "partial", "none")},
+        "support": {level: sum(verdict_of(r) == level for r in rows) for level in VERDICTS},
+        "reliability": reliability(rows),
         "model_tool_calls": sum(r["model_tool_calls"] for r in rows),
         "median_seconds": round(statistics.median(r["seconds"] for r in rows), 2) if rows else 0,
         "mean_prompt_tokens": round(sum(r["prompt_tokens"] for r in rows) / n),
@@ -77,7 +99,7 @@ def breakdown_table(summary: dict[str, Any]) -> str:
     for name, g in groups:
         n = g["questions"]
         cells = [name, str(n), _pct(g["correct"], n), _pct(g["grounded"], n),
-                 " / ".join(str(g["support"][k]) for k in SUPPORT_LEVELS),
+                 " / ".join(str(g["support"][k]) for k in VERDICTS),
                  f"{g['median_seconds']:.1f}"]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -112,11 +134,31 @@ def markdown_table(runs: dict[str, dict[str, Any]]) -> str:
                  _pct(s["citations_valid"], n),
                  f"{s['invented_paths']} ({s['answers_with_invented_paths']})",
                  str(s.get("invented_unflagged", "?")),
-                 " / ".join(str(s.get("support", {}).get(k, "?")) for k in ("supported", "partial", "none")),
+                 " / ".join(str(s.get("support", {}).get(k, "?")) for k in VERDICTS),
+                 *_reliability_cells(s.get("reliability")),
                  str(s["model_tool_calls"]), f"{s['median_seconds']:.1f}",
                  f"{s['mean_prompt_tokens']} / {s['mean_completion_tokens']}",
                  str(run.get("peak_rss_mb", "?"))]
         lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _reliability_cells(table: dict[str, Any] | None) -> list[str]:
+    if not table:
+        return ["?", "?"]
+    backed, unbacked = table["backed"], table["not_backed"]
+    return [f"{_pct(backed['right'], backed['right'] + backed['wrong'])} ({100 * backed['coverage']:.0f}%)",
+            _pct(unbacked["right"], unbacked["right"] + unbacked["wrong"])]
+
+
+def reliability_markdown(table: dict[str, Any]) -> str:
+    """The verdict x right/wrong table, with each verdict's precision and coverage."""
+    lines = ["| verdict | right | wrong | precision | coverage |", "|---|---|---|---|---|"]
+    for level in VERDICTS:
+        cell = table[level]
+        precision = "-" if cell["precision"] is None else f"{100 * cell['precision']:.0f}%"
+        lines.append(f"| {level} | {cell['right']} | {cell['wrong']} | {precision} | "
+                     f"{100 * cell['coverage']:.0f}% |")
     return "\n".join(lines)
 
 

@@ -34,7 +34,7 @@ def test_ask_finishes_a_tool_runs_and_its_result_reaches_a_later_prompt(default_
     report = result.report
     assert set(report) == {"answer", "citations", "support", "unverified", "tool_calls", "steps",
                            "stopped_reason", "usage"}
-    assert report["support"] in ("supported", "partial", "none") and isinstance(report["unverified"], list)
+    assert report["support"] in ("backed", "partly_backed", "not_backed") and isinstance(report["unverified"], list)
     assert report["stopped_reason"] in {r.value for r in StopReason} and report["stopped_reason"] != "model_error"
     assert report["answer"].strip() and report["steps"] >= 1
     assert any(call["ok"] for call in report["tool_calls"]), report["tool_calls"]

@@ -48,16 +48,16 @@ def test_table_is_replaced_between_markers_and_the_prose_kept(tmp_path: Path) ->
 
 
 def test_rows_break_down_by_language_and_kind_and_follow_ups_stay_apart() -> None:
-    rows = [{**_row("go-1", True, 4.0, []), "language": "Go", "kind": "what", "support": "supported"},
-            {**_row("go-2", False, 8.0, []), "language": "Go", "kind": "why", "support": "none"},
+    rows = [{**_row("go-1", True, 4.0, []), "language": "Go", "kind": "what", "support": "backed"},
+            {**_row("go-2", False, 8.0, []), "language": "Go", "kind": "why", "support": "not_backed"},
             {**_row("rs-1", True, 2.0, []), "language": "Rust", "kind": "what",
-             "support": "partial"},
+             "support": "partly_backed"},
             {**_row("rs-1+", False, 9.0, []), "language": "Rust", "kind": "what", "turn": 2}]
     summary = summarize(rows)
     assert summary["questions"] == 3 and summary["correct"] == 2  # the follow-up is apart
     assert summary["by_language"]["Go"] == {
         "questions": 2, "correct": 1, "grounded": 1, "median_seconds": 6.0,
-        "support": {"supported": 1, "partial": 0, "none": 1}}
+        "support": {"backed": 1, "partly_backed": 0, "not_backed": 1}}
     assert summary["by_kind"]["what"]["questions"] == 2
     assert summary["follow_ups"]["questions"] == 1 and summary["follow_ups"]["correct"] == 0
     table = breakdown_table(summary)
@@ -73,3 +73,18 @@ def test_set_names_and_setting_overrides_share_the_set_flag() -> None:
         split_set_args(["held-out"])
     with pytest.raises(ValueError, match="one question set"):
         split_set_args(["tuning", "heldout"])
+
+
+def test_each_verdict_has_its_precision_and_coverage() -> None:
+    from bench.eval.report import reliability, reliability_markdown, summarize
+
+    rows = [{"correct": c, "support": s, "grounded": False, "grounded_by_model": False,
+             "citations_valid": True, "invented_paths": [], "model_tool_calls": 0, "seconds": 1.0,
+             "prompt_tokens": 1, "completion_tokens": 1, "codebase": "x"}
+            for c, s in [(True, "backed"), (True, "backed"), (False, "backed"), (True, "partly_backed"),
+                         (False, "not_backed"), (True, "none")]]
+    table = reliability(rows)
+    assert table["backed"] == {"right": 2, "wrong": 1, "precision": 0.667, "coverage": 0.5}
+    assert table["not_backed"]["right"] == 1 and table["not_backed"]["wrong"] == 1  # "none" is old words
+    assert summarize(rows)["reliability"] == table
+    assert "| backed | 2 | 1 | 67% | 50% |" in reliability_markdown(table)

@@ -78,16 +78,16 @@ def test_an_answer_without_sources_says_so_and_flags_invented_names(window: Main
     use_model(window, ["Passwords are checked by `UserCredentials` in auth/login.py."])
     ask(window, qtbot, "How does the login handler validate passwords?")
     answer = window.runs.last_answer
-    assert answer.support is Support.NONE and "UserCredentials" in answer.unverified
+    assert answer.support is Support.NOT_BACKED and "UserCredentials" in answer.unverified
     shown = window.chat.toPlainText()
-    assert SUPPORT_LABELS[Support.NONE] in shown
+    assert SUPPORT_LABELS[Support.NOT_BACKED] in shown
     assert "Sources" not in shown  # no unrelated lines presented as sources
     assert shown.count("Not found in this workspace") == 1  # the harness's note is not repeated
     struck = {text for text, strike, tip in fragments(window) if strike and "Not found" in tip}
     assert {"UserCredentials", "auth/login.py"} <= struck
     # reopened from History, the verdict is still there
     window.history.itemClicked.emit(window.history.item(0))
-    assert SUPPORT_LABELS[Support.NONE] in window.chat.toPlainText()
+    assert SUPPORT_LABELS[Support.NOT_BACKED] in window.chat.toPlainText()
 
 
 def test_a_supported_answer_shows_its_badge_and_copies(window: MainWindow, qtbot,
@@ -96,8 +96,9 @@ def test_a_supported_answer_shows_its_badge_and_copies(window: MainWindow, qtbot
     window.controller.model = scripted()  # reads src/calc.py, then cites the lines it read
     window.update_buttons()
     ask(window, qtbot, "where are numbers added?")
-    assert window.runs.last_answer.support is Support.SUPPORTED
-    assert SUPPORT_LABELS[Support.SUPPORTED] in window.chat.toPlainText()
+    support = window.runs.last_answer.support  # `add` is there; "numbers" is on no line near it
+    assert support is Support.PARTLY and SUPPORT_LABELS[support] in window.chat.toPlainText()
+    assert "Found: add" in window.chat.toPlainText()  # what was checked, under the badge
     assert not any(strike for _, strike, _ in fragments(window))
     window.chat.anchorClicked.emit(QUrl("copy:0"))
     assert QGuiApplication.clipboard().text().startswith("Numbers are added by `add`")

@@ -81,3 +81,24 @@ def test_model_picker_line_shows_the_eval_measurement_from_the_catalog() -> None
 def test_a_code_block_ends_with_its_last_line_not_an_empty_one() -> None:
     html = answer_html("Run:\n\n```\nnotekeeper add Meeting\n```\n\nThat adds it.")
     assert "notekeeper add Meeting</code></pre>" in html  # Qt would draw the newline as a line
+
+
+def test_paths_an_answer_writes_become_links_at_their_lines() -> None:
+    """Issue 25 item 12: "`src/pkg/app.py` file, lines 3-9" and a bare "src/pkg/util.py" link."""
+    from app.gui.render import answer_html, parse_cite_href
+    from app.values import LineSpan
+
+    text = "It is in the `src/pkg/app.py` file, lines 3-9, and uses src/pkg/util.py.\n\n```\nsrc/pkg/app.py\n```"
+    links = (("`src/pkg/app.py` file, lines 3-9", LineSpan("src/pkg/app.py", 3, 9)),
+             ("src/pkg/util.py", LineSpan("src/pkg/util.py", 1, 1)))
+    rendered = answer_html(text, (), links=links)
+    hrefs = re.findall(r'href="([^"]+)"', rendered)
+    assert [parse_cite_href(h) for h in hrefs] == [LineSpan("src/pkg/app.py", 3, 9),
+                                                   LineSpan("src/pkg/util.py", 1, 1)]
+
+
+def test_the_verdict_detail_links_its_backing_line() -> None:
+    from app.gui.render import support_html
+
+    shown = support_html("backed", (), None, ["Backed by src/a.py:12: LIMIT = 5"])
+    assert 'href="cite:src/a.py:12-12"' in shown and "Backed" in shown

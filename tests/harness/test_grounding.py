@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from app.harness.citations import Evidence
+from app.harness.citations import Evidence, find_prose_citations
 from app.harness.grounding import NameLookup, Support, check_answer, mentioned_names
+from app.harness.verdict import ShownLine
 from app.tools.base import TextHit
 from app.values import LineSpan
 
@@ -35,17 +36,19 @@ def test_the_lines_an_answer_uses_become_its_sources() -> None:
     ev = evidence({("src/app/config.py", 12): "MAX_NOTE_LENGTH = 500",
                    ("src/app/config.py", 13): "EDITOR = 'nano'",
                    ("README.md", 1): "# Notes app"})
-    check = check_answer("Notes are at most 500 characters long.", "How long can a note be?", (),
+    check = check_answer("`MAX_NOTE_LENGTH` is 500.", "How long can a note be?", (),
                          ev, names(), 10, 5)
     assert check.sources == (LineSpan("src/app/config.py", 12, 12),)
-    assert check.support is Support.SUPPORTED and check.unverified == ()
+    assert check.support is Support.BACKED and check.unverified == ()
+    assert check.verdict.backing[0].span == LineSpan("src/app/config.py", 12, 12)
 
 
 def test_words_from_the_question_alone_do_not_make_a_source() -> None:
     ev = evidence({("README.md", 3): "Notes are stored in a JSON file."})
     check = check_answer("Notes are stored in a database.", "Where are notes stored?", (), ev,
                          names(), 10, 5)
-    assert check.sources == () and check.support is Support.NONE
+    assert check.sources == () and check.support is Support.NOT_BACKED
+    assert check.verdict.closest[0].span == LineSpan("README.md", 3, 3)  # where the user can look
 
 
 def test_invented_names_make_a_backed_answer_partial() -> None:
@@ -53,7 +56,7 @@ def test_invented_names_make_a_backed_answer_partial() -> None:
     check = check_answer("`load_config` in config.py reads it, then `validate_user` in cmd/tasks.go.",
                          "How is the config read?", (), ev, names(), 10, 5)
     assert check.unverified == ("cmd/tasks.go", "validate_user")
-    assert check.support is Support.PARTIAL and check.sources[0].path == "src/app/config.py"
+    assert check.support is Support.PARTLY and check.sources[0].path == "src/app/config.py"
 
 
 def test_changed_lines_are_not_sources() -> None:
@@ -61,7 +64,7 @@ def test_changed_lines_are_not_sources() -> None:
     ev.shown[LineSpan("src/app/config.py", 1, 100)] = "as read"
     ev.lines[LineSpan("src/app/config.py", 12, 12)] = "MAX_NOTE_LENGTH = 500"
     check = check_answer("It is 500.", "What is the limit?", (), ev, names(), 10, 5)
-    assert check.sources == () and check.support is Support.NONE
+    assert check.sources == () and check.support is Support.NOT_BACKED
 
 
 def test_names_written_as_code_back_an_answer_as_whole_names() -> None:
@@ -79,3 +82,55 @@ def test_a_code_span_counts_the_names_inside_it_not_the_question_s() -> None:
                          "What must an Express template engine module export?", (), ev,
                          names(), 10, 5)
     assert check.sources == (LineSpan("lib/view.js", 81, 81),)
+
+
+def test_a_neighbouring_value_is_not_backed_by_a_line_about_another_subject() -> None:
+    """The eval's failure: a real line holds the answer's value, but it is about something else."""
+    ev = evidence({("lib/application.js", 82): "  this.set('etag', 'weak');",
+                   ("lib/application.js", 84): "  this.set('query parser', 'extended');",
+                   ("lib/utils.js", 91): "    case 'simple':"})
+    found_anywhere = NameLookup(lambda p: True, lambda s: True)  # every name is in the workspace
+    right = check_answer("The default query parser is `extended`.",
+                         "Which query parser does an app use by default?", (), ev, found_anywhere, 10, 5)
+    wrong = check_answer("The default query parser is `simple`.",
+                         "Which query parser does an app use by default?", (), ev, found_anywhere, 10, 5)
+    assert right.support is Support.BACKED
+    assert right.verdict.backing[0].text == "  this.set('query parser', 'extended');"
+    assert wrong.support is Support.PARTLY and "simple" in wrong.verdict.found
+
+
+def test_a_prose_citation_is_a_citation_checked_against_the_file() -> None:
+    ev = evidence({("src/app/config.py", 12): "MAX_NOTE_LENGTH = 500"})
+    disk = {LineSpan("src/app/store.py", 3, 4): (ShownLine(LineSpan("src/app/store.py", 3, 3), "class Store:"),
+                                                   ShownLine(LineSpan("src/app/store.py", 4, 4), "    pass"))}
+    lookup = NameLookup(names().has_path, names().has_symbol,
+                        lambda p: next((f for f in FILES if f == p or f.endswith("/" + p)), None),
+                        lambda span: disk.get(span, ()))
+    check = check_answer("The note store is `Store`, in `store.py`, lines 3-4.",
+                         "Where is the note store defined?", (), ev, lookup, 10, 5)
+    assert check.sources == (LineSpan("src/app/store.py", 3, 4),)
+    assert check.support is Support.BACKED
+    missing = check_answer("See `store.py`, lines 300-310.", "Where is the note store defined?", (), ev,
+                           lookup, 10, 5)
+    assert LineSpan("src/app/store.py", 300, 310) not in missing.sources  # past the file's end
+
+
+def test_an_answer_that_names_the_wrong_file_for_a_definition_is_not_backed() -> None:
+    ev = evidence({("src/app/config.py", 29): "def load_config(path):",
+                   ("src/app/store.py", 1): "import json"})
+    check = check_answer("The config is parsed in src/app/store.py:1.", "Where is the config parsed?",
+                         (LineSpan("src/app/store.py", 1, 1),), ev, names(), 10, 5)
+    assert check.support is Support.NOT_BACKED
+
+
+def test_prose_citations_in_the_forms_models_write() -> None:
+    forms = {"is in the `src/pkg/app.py` file, lines 1566-1616": ("src/pkg/app.py", 1566, 1616),
+             "is defined in `src/pkg/scaffold.py`, lines 335-365": ("src/pkg/scaffold.py", 335, 365),
+             "see src/a.py, line 9.": ("src/a.py", 9, 9),
+             "in src/a.py (lines 12\u201330)": ("src/a.py", 12, 30),
+             "src/a.py#L12-L30": ("src/a.py", 12, 30),
+             "at lines 152-153 of `src/dotenv/main.py`": ("src/dotenv/main.py", 152, 153)}
+    for text, (path, start, end) in forms.items():
+        (found,) = find_prose_citations(text)
+        assert (found.path, found.start_line, found.end_line) == (path, start, end), text
+    assert find_prose_citations("README.md:202-220 and 5 lines") == []

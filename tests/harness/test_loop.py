@@ -185,7 +185,7 @@ def test_sources_added_when_the_model_cites_nothing_are_the_lines_it_used(tools,
                            "The project uses the MIT license."])
     answer = only(run(model, tools, settings), ev.AnswerCompleted)[0]
     assert answer.evidence_added and answer.citations == (LineSpan("pyproject.toml", 10, 10),)
-    assert answer.text.endswith("Sources: pyproject.toml:10") and answer.support is Support.SUPPORTED
+    assert answer.text.endswith("Sources: pyproject.toml:10") and answer.support is Support.BACKED
 
 
 def test_an_answer_nothing_read_backs_gets_no_sources_and_says_so(tools, settings):
@@ -193,7 +193,7 @@ def test_an_answer_nothing_read_backs_gets_no_sources_and_says_so(tools, setting
     model = ScriptedModel([calls(call("read_file", path="pyproject.toml", max_lines=12)),
                            "Passwords are hashed with bcrypt before they are stored."])
     answer = only(run(model, tools, settings), ev.AnswerCompleted)[0]
-    assert answer.citations == () and answer.support is Support.NONE
+    assert answer.citations == () and answer.support is Support.NOT_BACKED
     assert "Sources:" not in answer.text and prompts.NO_SOURCE_NOTE in answer.text
 
 
@@ -204,7 +204,7 @@ def test_invented_files_and_symbols_are_named_as_unverified(tools, settings):
     answer = only(run(model, tools, settings), ev.AnswerCompleted)[0]
     assert answer.unverified == ("cmd/tasks.go", "UserCredentials.validate")
     assert "Not found in this workspace: `cmd/tasks.go`, `UserCredentials.validate`." in answer.text
-    assert answer.support is Support.PARTIAL and answer.citations[0].path == "notekeeper/config.py"
+    assert answer.support is Support.PARTLY and answer.citations[0].path == "notekeeper/config.py"
 
 
 def test_a_weak_model_is_made_to_answer_after_its_first_good_read(tools):

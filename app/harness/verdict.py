@@ -1,0 +1,330 @@
+"""The verdict on an answer: backed, partly backed or not backed, by claims checked against lines.
+
+A line that merely holds a word of the answer backs nothing: the eval found "supported" on wrong
+answers that named a neighbouring value of the same function, the wrong file, or an unrelated
+dispatcher. So the answer is cut into claims, and each claim is looked for in the lines this run
+showed (and in the lines of a range the answer cites but the run never showed, read from disk):
+
+- key claims: values and names the question did not say (numbers, quoted values, `code`, and
+  identifiers); each must be in a shown line, and one must sit in a line that also names the
+  question's subject (or close to one: a default is often set a line or two below its name);
+- prose claims: the answer's other content words; most must appear in the lines;
+- places: a file (and lines) named as where something is must exist and hold the subject.
+
+Backed: every key claim found, one of them beside the subject (that line is shown to the user),
+and the prose mostly found. Not backed: neither a key claim nor most of the prose found, or the
+answer repeats the prompt instead of answering. Anything between is partly backed, with what was
+and was not found. Every threshold was tuned on the eval's tuning questions only (docs/eval.md).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
+
+from app.values import LineSpan
+
+
+class Support(str, Enum):
+    """How far the lines Burrow read back an answer (user-facing words in prompts.SUPPORT_LABELS)."""
+
+    BACKED = "backed"
+    PARTLY = "partly_backed"
+    NOT_BACKED = "not_backed"
+
+    @classmethod
+    def _missing_(cls, value: object) -> Support | None:
+        # runs recorded before the claim checks said supported / partial / none: "supported" then
+        # meant a shared word, not a checked claim, so it reads as partly backed now
+        return {"supported": cls.PARTLY, "partial": cls.PARTLY, "none": cls.NOT_BACKED}.get(str(value))
+
+
+@dataclass(frozen=True)
+class ShownLine:
+    """One line of the workspace, where it is and what it says."""
+
+    span: LineSpan
+    text: str
+
+
+@dataclass(frozen=True)
+class Definition:
+    """What the index's symbol table says about a name a "where" answer uses."""
+
+    name: str
+    agrees: bool  # the answer names the file that defines it
+    lines: tuple[ShownLine, ...]  # the definition's first line
+
+
+@dataclass(frozen=True)
+class Verdict:
+    support: Support
+    backing: tuple[ShownLine, ...]  # the lines that state a key claim about the subject
+    closest: tuple[ShownLine, ...]  # for a verdict short of backed: the nearest lines found
+    found: tuple[str, ...]  # claims found in the lines
+    missing: tuple[str, ...]  # claims found nowhere
+
+
+# How close (in lines of one file) a key claim may sit to the question's subject: a default or a
+# return value is often a line or two below the name it belongs to (measured: 0 lost 3 right
+# answers, 3 lets in no wrong one on the tuning set).
+SUBJECT_WINDOW = 3
+# Share of the answer's prose words that must be in the lines for backed; below LOW with no key
+# claim found it is not backed. A restated line scores 0.8-1.0; invented explanations 0.15-0.5.
+PROSE_BACKED = 0.6
+PROSE_LOW = 0.55
+# An answer with no value or name to check (plain prose) is backed only when nearly all its words
+# are in the lines and one line names the subject with two of them.
+PROSE_KEYLESS = 0.8
+KEYLESS_MIN_WORDS = 2
+CLOSEST_LINES = 3
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]+")
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w])")
+_QUOTED = re.compile(r"(?<![\w])[\"']([^\"'\n]{1,60})[\"'](?![\w])")
+_TICKED = re.compile(r"`([^`\n]{1,80})`")
+_URL = re.compile(r"\w+://\S+")
+_SPLIT = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+_FENCED = re.compile(r"```.*?(?:```|$)", re.S)
+# Words a question uses to ask, not to name its subject.
+ASKING = frozenset(
+    "which what where when does how why default value values use uses used using file files "
+    "function functions method class module defined define implemented implement there this that "
+    "with from into have make made give gives given called call calls kind kinds thing code line "
+    "lines project library package something inside first other another before after".split()
+)
+PLAIN = frozenset(
+    "a an and are as at be but by can do does for from has have how if in into is it its may not of "
+    "on or so such than that the their then there these this those to uses used using was what when "
+    "where which while who why will with would you your also each file files code project line lines "
+    "function method class value default set called call returns return see specified located "
+    "defined found following example shown means used true false none null".split()
+) | frozenset(
+    # words that say where or how a claim was found, not what it claims
+    "specified indicated indicates stated states shows seen located mentioned contains listed holds "
+    "answer done sets field attribute property section higher later root folder directory typically "
+    "given specifically".split()
+)
+# Line references are where a claim is, not a claim: `a.py:3-9`, "lines 3-9", "line 12".
+_LINE_REFS = re.compile(r"(?<![\w])(?:lines?|L)\s*\d+(?:\s*(?:-|\u2013|to|through|and)\s*(?:line\s+)?\d+)?",
+                        re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Claims:
+    key: tuple[str, ...]  # values and names, lower-cased
+    prose: tuple[str, ...]  # other content words, as 5-letter stems
+
+
+def claims_of(answer: str, question: str, paths: Iterable[str] = ()) -> Claims:
+    """The claims an answer makes that its question did not already say (its citations, line
+    references and file names are where it says things are, checked apart)."""
+    asked_words = {w.lower() for w in _WORD.findall(question)} | set(_NUMBER.findall(question))
+    asked = _stems(question) | asked_words
+    text = _without_places(_URL.sub(" ", answer), paths)
+    key: dict[str, None] = {}
+    for value in [*_NUMBER.findall(text), *_QUOTED.findall(text), *_TICKED.findall(text)]:
+        value = value.strip().strip("`'\"").removesuffix("()").lower()
+        if value and not _said(value, asked_words):
+            key.setdefault(value, None)
+    for word in _WORD.findall(_TICKED.sub(" ", text)):
+        low = word.lower()
+        if ("_" in word or any(c.isupper() for c in word[1:])) and not _said(low, asked_words):
+            key.setdefault(low, None)
+    prose_text = _TICKED.sub(" ", _FENCED.sub(" ", text))
+    prose = {s for s in _stems(prose_text) if not any(s.startswith(a) or a.startswith(s) for a in asked)}
+    return Claims(tuple(key), tuple(sorted(prose - {_stem(k) for k in key})))
+
+
+def _without_places(text: str, paths: Iterable[str]) -> str:
+    from app.harness.citations import PROSE_CITATION_RE
+    from app.values import CITATION_RE
+
+    text = PROSE_CITATION_RE.sub(" ", CITATION_RE.sub(" ", text))
+    for path in sorted(paths, key=len, reverse=True):
+        text = text.replace(path, " ")
+    return _LINE_REFS.sub(" ", text)
+
+
+def _said(value: str, asked_words: set[str]) -> bool:
+    """The question already says it: the value, or every word of it."""
+    words = [w.lower() for w in _WORD.findall(value)] + _NUMBER.findall(value)
+    return value in asked_words or (bool(words) and all(w in asked_words for w in words))
+
+
+def subject_of(question: str) -> set[str]:
+    """What the question is about: its content words and name parts, as stems."""
+    return {s for s in _stems(question) if s not in {_stem(a) for a in ASKING}}
+
+
+def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iterable[str] = (),
+          places: tuple[LineSpan, ...] = (), echo: bool = False, defined: Definition | None = None,
+          files: Iterable[str] = ()) -> Verdict:
+    """The verdict on `answer` from the shown `lines` (each a single line, by span); `places` are
+    the ranges it cites as where the answer is (their lines are among `lines`); `defined` is the
+    symbol table's word on a "where is X" answer, which overrules the lines; `files` are the
+    workspace files the answer names."""
+    claims = claims_of(answer, question, paths)
+    subject = subject_of(question) | _asked_values(question)
+    stems = {span: _line_stems(text) for span, text in lines.items()}
+    lowered = {span: text.lower() for span, text in lines.items()}
+    found_keys = [k for k in claims.key if any(_holds(low, k) for low in lowered.values())]
+    backing = _backing(claims.key, subject, lines, lowered, stems)
+    all_stems = set().union(*stems.values()) if stems else set()
+    prose_found = [p for p in claims.prose if p in all_stems]
+    prose_share = len(prose_found) / len(claims.prose) if claims.prose else 1.0
+    found = tuple(found_keys) + tuple(prose_found)
+    missing = tuple(k for k in claims.key if k not in found_keys)
+    missing += tuple(p for p in claims.prose if p not in prose_found)
+    closest = _closest(claims, subject, lines, lowered, stems)
+    place = _place_status(places, subject, stems, backing)
+    if defined is not None and not defined.agrees:  # the index defines it elsewhere
+        return Verdict(Support.NOT_BACKED, (), defined.lines + closest, found,
+                       missing + (f"{defined.name} in the file named",))
+    if defined is not None and not echo and prose_share >= PROSE_BACKED:
+        return Verdict(Support.BACKED, defined.lines + backing, (), found + (defined.name,), missing)
+    if echo or (place == "miss" and not found_keys):
+        return Verdict(Support.NOT_BACKED, (), closest, found, missing)
+    keys_ok = bool(claims.key) and len(found_keys) == len(claims.key) and bool(backing)
+    prose_ok = prose_share >= PROSE_BACKED
+    keyless_ok = (not claims.key and len(claims.prose) >= KEYLESS_MIN_WORDS
+                  and prose_share >= PROSE_KEYLESS and _said_beside_subject(claims, subject, stems))
+    if place not in ("miss", "near") and ((keys_ok and prose_ok) or (place == "holds" and not claims.key and prose_ok)
+                            or keyless_ok):
+        return Verdict(Support.BACKED, backing or _place_lines(places, lines, subject, stems), (),
+                       found, missing)
+    says_nothing = not claims.key and not claims.prose  # it only restates the question
+    if says_nothing and _file_names_subject(set(files), subject, stems):  # "src/pkg/parser.py": a file is its claim
+        return Verdict(Support.PARTLY, (), closest, found, missing)
+    nothing_found = not found_keys and not prose_found
+    if (says_nothing or nothing_found or (not found_keys and prose_share < PROSE_LOW)) and place == "none":
+        return Verdict(Support.NOT_BACKED, (), closest, found, missing)
+    return Verdict(Support.PARTLY, (), closest, found, missing)
+
+
+def _place_status(places: tuple[LineSpan, ...], subject: set[str], stems: dict[LineSpan, set[str]],
+                  backing: tuple[ShownLine, ...]) -> str:
+    """none: the answer cites no place; holds: every cited range has a line naming the subject;
+    file: some range does not, but a line that backs the answer is in its file; near: its file
+    names the subject elsewhere; miss: otherwise."""
+    if not places:
+        return "none"
+    status = "holds"
+    for place in places:
+        if any(_match(subject, words) for span, words in stems.items() if _inside(span, place)):
+            continue
+        if any(b.span.path == place.path for b in backing):
+            status = "file" if status == "holds" else status
+        elif any(_match(subject, words) for span, words in stems.items() if span.path == place.path):
+            status = "near"  # the right file, other lines: not backed by it, not a miss either
+        else:
+            return "miss"
+    return status
+
+
+def _file_names_subject(files: set[str], subject: set[str], stems: dict[LineSpan, set[str]]) -> bool:
+    return any(span.path in files and _match(subject, words) for span, words in stems.items())
+
+
+def _place_lines(places: tuple[LineSpan, ...], lines: dict[LineSpan, str], subject: set[str],
+                 stems: dict[LineSpan, set[str]]) -> tuple[ShownLine, ...]:
+    held = [span for span in lines for place in places
+            if _inside(span, place) and _match(subject, stems[span])]
+    return tuple(ShownLine(span, lines[span]) for span in held[:CLOSEST_LINES])
+
+
+def _said_beside_subject(claims: Claims, subject: set[str], stems: dict[LineSpan, set[str]]) -> bool:
+    """A line names the subject and holds two or more of the answer's prose words."""
+    prose = set(claims.prose)
+    return any(_match(subject, words) and len(prose & words) >= 2 for words in stems.values())
+
+
+def _inside(line: LineSpan, place: LineSpan) -> bool:
+    return line.path == place.path and place.start_line <= line.start_line <= place.end_line
+
+
+def _match(subject: set[str], words: set[str]) -> bool:
+    """A subject stem names a word of the line (`hash` names `hashlib`; values match whole)."""
+    return any(w.startswith(s) or (len(w) >= 4 and s.startswith(w)) for s in subject for w in words)
+
+
+def _asked_values(question: str) -> set[str]:
+    """Numbers and names the question gives (`4.21.2`, `load_dotenv`): a line with one is about it."""
+    return {n.lower() for n in _NUMBER.findall(question) if "." in n}
+
+
+def _backing(keys: tuple[str, ...], subject: set[str], lines: dict[LineSpan, str],
+             lowered: dict[LineSpan, str], stems: dict[LineSpan, set[str]]) -> tuple[ShownLine, ...]:
+    """The lines that hold a key claim with the subject named on them or within SUBJECT_WINDOW."""
+    near = _subject_lines(subject, stems)
+    out = []
+    for span, low in lowered.items():
+        if any(_holds(low, k) for k in keys) and _near(span, near):
+            out.append((-sum(_match({s}, stems[span]) for s in subject), span))
+    return tuple(ShownLine(span, lines[span]) for _, span in sorted(out)[:CLOSEST_LINES])
+
+
+def _subject_lines(subject: set[str], stems: dict[LineSpan, set[str]]) -> dict[str, list[int]]:
+    by_path: dict[str, list[int]] = {}
+    for span, words in stems.items():
+        if _match(subject, words):
+            by_path.setdefault(span.path, []).append(span.start_line)
+    return by_path
+
+
+def _near(span: LineSpan, near: dict[str, list[int]]) -> bool:
+    return any(abs(span.start_line - n) <= SUBJECT_WINDOW for n in near.get(span.path, ()))
+
+
+def _closest(claims: Claims, subject: set[str], lines: dict[LineSpan, str],
+             lowered: dict[LineSpan, str], stems: dict[LineSpan, set[str]]) -> tuple[ShownLine, ...]:
+    """The shown lines sharing most with the answer and the question, best first."""
+    scored = []
+    for span, low in lowered.items():
+        score = 3 * sum(_holds(low, k) for k in claims.key) + len(set(claims.prose) & stems[span])
+        score += 2 * sum(_match({s}, stems[span]) for s in subject)
+        if score >= 3:
+            scored.append((-score, span))
+    return tuple(ShownLine(span, lines[span]) for _, span in sorted(scored)[:CLOSEST_LINES])
+
+
+def _holds(line: str, claim: str) -> bool:
+    """A key claim in a line: as a whole name or number (`2` is not in `2048`), else as text."""
+    if re.fullmatch(r"[\w.]+", claim):
+        return re.search(r"(?<![\w])" + re.escape(claim) + r"(?![\w])", line) is not None
+    return claim in line
+
+
+def _stem(word: str) -> str:
+    return word.lower()[:5]
+
+
+def _stems(text: str) -> set[str]:
+    """Content words (4+ letters, not PLAIN) and the parts of names (`quote_mode`: quote, mode)."""
+    out: set[str] = set()
+    for word in _WORD.findall(text):
+        parts = [word] + (_SPLIT.findall(word) if ("_" in word or not word.islower()) else [])
+        for part in parts:
+            low = part.lower()
+            if len(low) >= 4 and low not in PLAIN:
+                out.add(_stem(low))
+    return out
+
+
+def holds_subject(question: str, texts: Iterable[str]) -> bool:
+    """Some text of `texts` names the question's subject."""
+    subject = subject_of(question)
+    return any(_match(subject, _stems(text)) for text in texts)
+
+
+def _line_stems(text: str) -> set[str]:
+    """A line's stems, and its dotted numbers (a version the question names is a subject)."""
+    return _stems(text) | {n for n in _NUMBER.findall(text) if "." in n}
+
+
+def is_echo(answer: str, prompt_markers: Iterable[str]) -> bool:
+    """The answer repeats the prompt's own headers instead of answering (a small model does)."""
+    prose = _FENCED.sub(" ", answer)
+    return any(marker and marker in prose for marker in prompt_markers)

@@ -1,0 +1,117 @@
+"""`python -m bench.eval.replay`: the support verdict on recorded answers, with no model run.
+
+    python -m bench.eval.replay --rows docs/eval_rows/wave2d_q15.json [--ids a,b] [--json OUT]
+
+Each recorded row (an eval run's `--json`) is replayed through the real harness: the question's
+first prompt is rebuilt by the same search_code call a run makes (the real index, the default
+model's tokenizer for the chunk budget), and a scripted model gives back the recorded answer. The
+harness then checks that answer as it would have, so a verdict rule can be measured against the
+rows' `correct` in seconds instead of hours of model time. The replay is only as faithful as the
+first prompt is unchanged since the rows were recorded (retrieval changes move it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class _ReplayModel:
+    """The recorded answer as the only reply; tokens counted by the real model's tokenizer."""
+
+    def __init__(self, answer: str, tokenizer: Any) -> None:
+        from app.llm.scripted import ScriptedModel
+
+        self._scripted = ScriptedModel([answer], context_length=32768)
+        self._tokenizer = tokenizer
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._scripted, name)
+
+    def count_tokens(self, text: str) -> int:
+        return self._tokenizer.count_tokens(text)
+
+
+def replay_row(row: dict[str, Any], question: Any, tokenizer: Any, settings: Any) -> dict[str, Any]:
+    from app.harness import events as ev
+    from app.harness.session import Session
+    from bench.eval.codebases import ensure_codebase
+
+    root = ensure_codebase(question.codebase)
+    with Session.open(root, _ReplayModel(row["answer"], tokenizer), settings) as session:
+        events = list(session.ask(question.question))
+    answer = next((e for e in events if isinstance(e, ev.AnswerCompleted)), None)
+    out = {"id": row["id"], "kind": row.get("kind", ""), "correct": row["correct"],
+           "recorded_support": row.get("support", ""),
+           "support": answer.support.value if answer else "none"}
+    if answer is not None:
+        out.update(_verdict_fields(answer))
+    return out
+
+
+def _verdict_fields(answer: Any) -> dict[str, Any]:
+    return {"citations": [str(c) for c in answer.citations],
+            "backing": [f"{b.span}: {b.text.strip()}" for b in answer.backing],
+            "closest": [f"{c.span}: {c.text.strip()}" for c in answer.closest],
+            "found": list(answer.found), "missing": list(answer.missing),
+            "unverified": list(answer.unverified)}
+
+
+def reliability(rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    table: dict[str, dict[str, int]] = {}
+    for row in rows:
+        cell = table.setdefault(row["support"], {"right": 0, "wrong": 0})
+        cell["right" if row["correct"] else "wrong"] += 1
+    return table
+
+
+def print_summary(rows: list[dict[str, Any]]) -> None:
+    n = len(rows) or 1
+    for level, cell in sorted(reliability(rows).items()):
+        count = cell["right"] + cell["wrong"]
+        print(f"{level:10} {count:3} answers  coverage {100 * count / n:5.1f}%  "
+              f"right {cell['right']:3} ({100 * cell['right'] / count:5.1f}%)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m bench.eval.replay", description=__doc__.splitlines()[0])
+    p.add_argument("--rows", type=Path, required=True, help="an eval run's --json rows")
+    p.add_argument("--ids", default="", help="only these question ids (comma-separated)")
+    p.add_argument("--json", type=Path, help="write the replayed rows here")
+    p.add_argument("--verbose", action="store_true", help="one line per question")
+    args = p.parse_args(sys.argv[1:] if argv is None else argv)
+    sys.path.insert(0, str(ROOT))
+    os.environ["BURROW_HOME"] = tempfile.mkdtemp(prefix="burrow-replay-home-")
+    from app.llm.catalog import default_model_path
+    from app.llm.llama_backend import load_model
+    from app.settings import Settings
+    from bench.eval.questions import load_questions
+
+    settings = Settings(tool_policy="retrieval")
+    tokenizer = load_model(default_model_path(), Settings(n_ctx=512, n_threads=1))
+    questions = {q.id: q for q in load_questions()}
+    wanted = set(args.ids.split(",")) if args.ids else None
+    rows = [r for r in json.loads(args.rows.read_text(encoding="utf-8"))
+            if r["id"] in questions and (wanted is None or r["id"] in wanted)]
+    out = []
+    for row in rows:
+        out.append(replay_row(row, questions[row["id"]], tokenizer, settings))
+        if args.verbose:
+            r = out[-1]
+            print(f"{r['id']:16} {'R' if r['correct'] else '-'} {r['recorded_support']:9} -> "
+                  f"{r['support']:13} {(r.get('backing') or [''])[0][:90]}", file=sys.stderr)
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=1), encoding="utf-8")
+    print_summary(out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,52 @@
+"""What `ask` prints about an answer's verdict, through the real CLI code, workspace and index
+(a scripted model gives the answer)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from app.cli.ask_cmd import _ask
+from app.harness.prompts import SUPPORT_LABELS
+from app.harness.session import Session
+from app.harness.verdict import Support
+from app.llm.scripted import ScriptedModel
+from app.settings import Settings
+
+QUESTION = "What is the default maximum note length?"
+
+
+def ask(project: Path, answer: str, as_json: bool, capsys) -> str:
+    settings = Settings(n_threads=1, tool_policy="retrieval")
+    with Session.open(project, ScriptedModel([answer]), settings) as session:
+        code = _ask(QUESTION, argparse.Namespace(json=as_json, trace=None), session, None)
+    assert code == 0
+    return capsys.readouterr().out
+
+
+def test_json_answer_is_the_model_s_words_and_the_verdict_has_its_own_fields(project: Path, capsys):
+    report = json.loads(ask(project, "It is `DEFAULT_MAX_NOTE_LENGTH`, 500.", True, capsys))
+    assert report["answer"] == "It is `DEFAULT_MAX_NOTE_LENGTH`, 500."  # no Sources: line
+    assert report["support"] == "backed"
+    assert report["backing"][0] == {"path": "notekeeper/config.py", "line": 12,
+                                    "text": "DEFAULT_MAX_NOTE_LENGTH = 500"}
+    assert {"path": "notekeeper/config.py", "start_line": 12, "end_line": 12} in report["citations"]
+
+
+def test_a_guess_is_not_backed_and_lists_the_closest_lines(project: Path, capsys):
+    report = json.loads(ask(project, "Notes are limited to 80 characters by the database.", True, capsys))
+    assert report["support"] == "not_backed" and report["backing"] == []
+    assert "No source" not in report["answer"] and "Not backed" not in report["answer"]
+    assert report["closest"] and all({"path", "line", "text"} <= set(c) for c in report["closest"])
+
+
+def test_a_prose_citation_is_listed_in_json(project: Path, capsys):
+    report = json.loads(ask(project, "It is set in `notekeeper/config.py`, line 12.", True, capsys))
+    assert {"path": "notekeeper/config.py", "start_line": 12, "end_line": 12} in report["citations"]
+
+
+def test_plain_output_says_the_verdict_in_words(project: Path, capsys):
+    out = ask(project, "It is `DEFAULT_MAX_NOTE_LENGTH`, 500.", False, capsys)
+    assert SUPPORT_LABELS[Support.BACKED] in out
+    assert "Backed by notekeeper/config.py:12: DEFAULT_MAX_NOTE_LENGTH = 500" in out
