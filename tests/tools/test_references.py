@@ -90,7 +90,7 @@ def test_uses_beyond_the_limit_are_cut_with_the_call_for_the_rest(refs) -> None:
 
 def test_lines_changed_since_indexing_are_read_as_they_are_now(make_executor) -> None:
     ex = make_executor(FILES)
-    assert ex.run("c1", "find_references", json.dumps({"name": "load_config"})).ok  # builds the index
+    assert ex.run("c1", "find_references", json.dumps({"symbol": "load_config"})).ok  # builds the index
     cli = ex.workspace.root / "pkg" / "cli.py"
     cli.write_text(cli.read_text().replace("'a.toml'", "'b.toml'").replace("pkg.config.load_config", "start"))
     out = ex.run("c2", "find_references", json.dumps({"symbol": "load_config"}))
