@@ -308,13 +308,13 @@ def test_a_follow_up_sees_the_earlier_question_answer_and_results(tools, setting
     model = ScriptedModel([calls(call("read_file", path="notekeeper/config.py")),
                            "The limit is 500 (notekeeper/config.py:12).", "It is DEFAULT_MAX_NOTE_LENGTH."])
     first = only(run(model, tools, settings, question="What is the note limit?"), ev.AnswerCompleted)[0]
-    follow = list(run_question("And which constant holds it?", tools=tools, model=model, settings=settings,
-                               history=first.transcript, chat_id="chat-1"))
+    follow = list(run_question("Which constant holds the note limit?", tools=tools, model=model,
+                               settings=settings, history=first.transcript, chat_id="chat-1"))
     earlier = model.requests[1].messages  # the last request of the first question
     again = model.requests[2].messages
     assert again[1:len(earlier)] == earlier[1:]  # the same turns, in the same order
     assert again[len(earlier)]["content"] == "The limit is 500 (notekeeper/config.py:12)."
-    assert again[-1]["content"].endswith(f"Question: And which constant holds it?\n{prompts.ANSWER_FROM_READS}")
+    assert again[-1]["content"].endswith(f"Question: Which constant holds the note limit?\n{prompts.ANSWER_FROM_READS}")
     assert follow[0].chat_id == "chat-1" and follow[-1].reason is StopReason.ANSWERED
 
 
