@@ -9,8 +9,8 @@ from pathlib import Path
 from app.harness import events as ev
 from app.harness import prompts
 from app.harness.events import StopReason
-from app.harness.loop import run_question
 from app.harness.grounding import Support
+from app.harness.loop import run_question
 from app.llm.base import ParsedReply, ParsedToolCall, TurnEnd
 from app.llm.dialects import dialect_for_template
 from app.llm.scripted import ScriptedModel
@@ -274,6 +274,19 @@ def test_auto_policy_is_the_catalogs_measured_one_else_the_dialects_default():
     assert tool_policy(auto, ScriptedModel([], dialect=dialect_for_template(None))) == "retrieval"
     assert tool_policy(auto, ScriptedModel([])) == "offered"  # a native dialect
     assert tool_policy(Settings(n_threads=1, tool_policy="first_call"), ScriptedModel([])) == "first_call"
+
+
+def test_whether_a_model_has_native_calls_is_asked_of_the_model_not_read_from_its_dialect_name():
+    from app.harness.loop import tool_policy
+    from app.settings import ToolPolicy
+
+    class Plain(ScriptedModel):
+        native_tool_calls = False  # a model that says it has none, whatever its dialect is called
+
+    auto = Settings(n_threads=1)
+    assert tool_policy(auto, Plain([])) is ToolPolicy.RETRIEVAL and ScriptedModel([]).dialect_name != "generic"
+    assert tool_policy(auto, ScriptedModel([])) is ToolPolicy.OFFERED
+    assert Settings(n_threads=1, tool_policy="offered").tool_policy is ToolPolicy.OFFERED
 
 
 def test_first_call_policy_requires_a_call_only_until_one_has_run(tools):

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from app.values import LineSpan
 
 FILES = {
@@ -32,11 +36,6 @@ FILES = {
     "README.md": "# Demo\n\nCall `load_config` to read settings.\n",
     ".env": "load_config = secret\n",
 }
-
-
-import json
-
-import pytest
 
 
 @pytest.fixture
