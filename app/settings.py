@@ -12,6 +12,7 @@ import logging
 import os
 import time
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import Literal
 
@@ -36,6 +37,18 @@ def _physical_cores() -> int:
     return max(1, logical // 2) if logical > 4 else logical
 
 
+class ToolPolicy(str, Enum):
+    """How a model may use the tools for its first answer (see Settings.tool_policy)."""
+
+    AUTO = "auto"  # the model's measured best, else its dialect's default
+    RETRIEVAL = "retrieval"  # no tools: it answers from the first prompt's index chunks
+    OFFERED = "offered"  # it may call them
+    FIRST_CALL = "first_call"  # its first turn must be one valid call
+
+    def __str__(self) -> str:  # as run labels and the eval print it
+        return self.value
+
+
 class Settings(BaseModel):
     model_config = ConfigDict(extra="ignore", validate_assignment=True)
 
@@ -57,8 +70,8 @@ class Settings(BaseModel):
     intro_readme_lines: int = Field(30, ge=0, le=1000, description="README lines put in the first prompt")
     repeat_guard_chars: int = Field(
         60, ge=0, le=10000, description="stop a reply whose last N chars already appeared (0: off)")
-    tool_policy: Literal["auto", "retrieval", "offered", "first_call"] = Field(
-        "auto", description="how the model may use tools: retrieval = none (it answers from the "
+    tool_policy: ToolPolicy = Field(
+        ToolPolicy.AUTO, description="how the model may use tools: retrieval = none (it answers from the "
         "first prompt's index chunks), offered = it may call them, first_call = its first turn "
         "must be one valid call; auto = the model's measured best (models/catalog.json 'policy'), "
         "else retrieval for models without native tool calls and offered for the others")
@@ -70,6 +83,12 @@ class Settings(BaseModel):
         20000, ge=0, le=1_000_000, description="files listed to check the paths an answer names")
     force_answer_after_read: Literal["auto", "always", "never"] = Field(
         "auto", description="force the answer after the first good read; auto: for models without native tools")
+    second_stage: bool = Field(
+        True, description="when the first answer is not backed by the lines shown (or the model says they "
+        "do not show it), offer the tools with a note saying what is missing, and let the model look")
+    acting_max_calls: int = Field(
+        2, ge=1, le=50, description="good tool calls the model may make in the second stage or a "
+        "follow-up before it must answer")
 
     # workspace rules
     secrets_policy: bool = Field(True, description="refuse files that look like credentials")

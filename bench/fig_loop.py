@@ -44,6 +44,7 @@ class ForcedCalls:
         self.model, self.calls, self.reference = model, list(calls), reference
         self.turns: list[Any] = []
         self.name, self.dialect_name = model.name, model.dialect_name
+        self.native_tool_calls = model.native_tool_calls
         self.context_length = model.context_length
 
     def count_tokens(self, text: str) -> int:

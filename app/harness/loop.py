@@ -9,23 +9,15 @@ from __future__ import annotations
 
 import json
 import logging
-import secrets
 import threading
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, Protocol
 
-from app.harness import prompts
-from app.harness.budget import ContextBudget
+from app.harness import acting, prompts
 from app.harness.calls import Toolbox
-from app.harness.citations import (
-    Evidence,
-    StreamingCitationFilter,
-    content_fingerprint,
-    read_args_for,
-    verify_answer,
-)
+from app.harness.citations import StreamingCitationFilter, verify_answer
+from app.harness.control import ANSWER_STOPS, NextTurn, Stage, tool_policy
 from app.harness.events import (
     AnswerCompleted,
     ContextElided,
@@ -40,32 +32,22 @@ from app.harness.events import (
     ToolCallProposed,
     ToolCallRefused,
 )
-from app.harness.first_prompt import (
-    IntroRead,
-    SharedPrefix,
-    intro_reads,
-    question_message,
-    shared_prefix,
-    system_message,
-)
-from app.harness.grounding import NameLookup, check_answer
+from app.harness.grounding import check_answer
+from app.harness.run_state import CheckedAnswer, RunState, new_run_state
 from app.harness.turn_guards import LinkedCancel, RepeatGuard, call_shaped
-from app.harness.verdict import ShownLine
 from app.llm.base import (
     ChatModel,
     Message,
     ParsedReply,
     ParsedToolCall,
     TextDelta,
-    ToolSpec,
     TurnCompleted,
     TurnEnd,
     TurnRequest,
-    Usage,
 )
-from app.llm.catalog import measured_policy
-from app.settings import Settings
-from app.values import LineSpan
+from app.settings import Settings, ToolPolicy
+
+__all__ = ["Recorder", "run_question", "tool_policy"]  # tool_policy: the eval labels runs with it
 
 log = logging.getLogger(__name__)
 
@@ -108,43 +90,53 @@ def _run(question: str, tools: Toolbox, model: ChatModel, settings: Settings,
     yield RunStarted(run.run_id, question, tools.label, model.name, chat_id or run.run_id)
     yield from run.introduce(history)
     try:  # the shared prefix: evaluated once per model (a failure only costs the first turn time)
-        model.warm(run.shared.messages, _offered(run)[0], scope=run.shared.scope)
+        model.warm(run.shared.messages, run.offer().tools, scope=run.shared.scope)
     except Exception:
         log.exception("warming the prompt prefix failed")
     for step in range(1, settings.max_steps + 1):
         run.steps = step
         if cancel.is_set():
             break
-        fit = run.budget.fit(run.messages, run.specs)
-        if fit.elided_results:
-            run.messages = list(fit.messages)
-            yield ContextElided(step, fit.elided_results, fit.tokens_freed)
-        if not fit.fits:
-            yield from _stop(run, StopReason.CONTEXT_BUDGET)
+        if (yield from _step(run, step, cancel)):
             return
-        if step == settings.max_steps and run.force_reason is None:
-            run.force_reason = StopReason.STEP_BUDGET
-        turn = yield from _model_turn(run, step, cancel)
-        ended = _turn_stop(turn)
-        if ended is not None:
-            yield from _stop(run, ended)
-            return
-        if not turn.reply.tool_calls:
-            attempt = call_shaped(turn.reply.content)
-            if attempt is None:
-                yield from _answer(run, turn.reply.content)
-                return
-            if run.force_reason is not None:  # words were asked for and a call came again
-                yield from _stop(run, StopReason.NO_ANSWER)
-                return
-            log.info("step %d: a call the harness cannot run (%r): an answer is asked for", step, attempt)
-            run.force_reason = StopReason.ANSWERED  # answer in words (a grammar rules out `{` where it can)
-            continue
-        if run.force_reason is StopReason.REPEATED_CALL:
-            yield from _stop(run, StopReason.REPEATED_CALL)
-            return
-        yield from _execute_calls(run, step, turn.reply, cancel)
-    yield from _stop(run, StopReason.CANCELLED if cancel.is_set() else StopReason.STEP_BUDGET)
+    yield from _give_up(run, StopReason.CANCELLED if cancel.is_set() else StopReason.STEP_BUDGET)
+
+
+def _step(run: RunState, step: int, cancel: threading.Event) -> Iterator[RunEvent]:
+    """One model turn and what follows from it; returns True when the run is over."""
+    fit = run.budget.fit(run.messages, run.specs)
+    if fit.elided_results:
+        run.messages = list(fit.messages)
+        yield ContextElided(step, fit.elided_results, fit.tokens_freed)
+    if not fit.fits:
+        yield from _give_up(run, StopReason.CONTEXT_BUDGET)
+        return True
+    if step == run.settings.max_steps and not run.next_turn.must_answer:
+        run.next_turn = NextTurn.ANSWER_LAST
+    turn = yield from _model_turn(run, step, cancel)
+    if (ended := _turn_stop(turn)) is not None:
+        yield from _give_up(run, ended)
+        return True
+    return (yield from _take_reply(run, step, turn.reply, cancel))
+
+
+def _take_reply(run: RunState, step: int, reply: ParsedReply, cancel: threading.Event) -> Iterator[RunEvent]:
+    """Run the turn's calls, or take its words as the answer; True when the run is over."""
+    if reply.tool_calls:
+        if run.next_turn is NextTurn.ANSWER_AFTER_REPEAT:
+            yield from _give_up(run, StopReason.REPEATED_CALL)
+            return True
+        yield from _execute_calls(run, step, reply, cancel)
+        return False
+    attempt = call_shaped(reply.content)
+    if attempt is None:
+        return (yield from _answered(run, reply.content))
+    if run.next_turn.must_answer:  # words were asked for and a call came again
+        yield from _give_up(run, StopReason.NO_ANSWER)
+        return True
+    log.info("step %d: a call the harness cannot run (%r): an answer is asked for", step, attempt)
+    run.next_turn = NextTurn.ANSWER  # answer in words (a grammar rules out `{` where it can)
+    return False
 
 
 def _turn_stop(turn: TurnCompleted | None) -> StopReason | None:
@@ -162,126 +154,13 @@ def _turn_stop(turn: TurnCompleted | None) -> StopReason | None:
             return None
 
 
-def new_run_id() -> str:
-    return f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
-
-
-@dataclass
-class RunState:
-    """What one run knows as it goes; private to the loop (events are what leaves it)."""
-
-    question: str
-    model: ChatModel
-    tools: Toolbox
-    settings: Settings
-    specs: tuple[ToolSpec, ...]
-    files: tuple[str, ...]  # the workspace's files (one walk a question), for names an answer uses
-    budget: ContextBudget
-    evidence: Evidence
-    weak_model: bool
-    tool_policy: str  # retrieval | offered | first_call, resolved for this model
-    first_own: int = 1  # index of this run's first message (earlier ones are the chat so far)
-    shared: SharedPrefix = SharedPrefix((), "")  # the prompt's start every question here shares
-    run_id: str = field(default_factory=new_run_id)
-    messages: list[Message] = field(default_factory=list)
-    seen_calls: set[tuple[str, str]] = field(default_factory=set)
-    refused_ids: set[str] = field(default_factory=set)  # calls validation refused or repeated
-    force_reason: StopReason | None = None  # why the next turn must answer
-    usage: Usage = field(default_factory=Usage)
-    steps: int = 0
-    error: str = ""
-    started: float = field(default_factory=time.monotonic)
-
-    def elapsed(self) -> float:
-        return time.monotonic() - self.started
-
-    def names(self) -> NameLookup:
-        """Lookups of the names an answer mentions: files through the workspace listing, symbols
-        through a literal search (both under the workspace rules)."""
-        definitions = getattr(self.tools, "definitions", lambda name: ())  # a toolbox with an index
-        return NameLookup(lambda name: _has_path(self.files, name), self._has_symbol,
-                          lambda name: resolve_path(self.files, name), self._read_lines, definitions)
-
-    def _read_lines(self, span: LineSpan) -> tuple[ShownLine, ...]:
-        """The lines of a span read now (a prose citation's range this run never showed)."""
-        outcome = self.tools.run("verify", "read_file", read_args_for(span))
-        if not outcome.ok or not outcome.hits or outcome.hits[-1].span.start_line < span.end_line:
-            return ()  # unreadable, or the range runs past the file's end
-        return tuple(ShownLine(hit.span, hit.text) for hit in outcome.hits)
-
-    @property
-    def known_paths(self) -> tuple[str, ...]:
-        """The files a path argument may name (the path grammar's list)."""
-        return self.files[: self.settings.known_paths_max]
-
-    def _has_symbol(self, name: str) -> bool:
-        last = name.rsplit(".", 1)[-1]
-        arguments = json.dumps({"pattern": last, "fixed_strings": True})
-        return bool(self.tools.run("verify", "search_text", arguments).hits)
-
-    def add_tool_result(self, call_id: str, name: str, content: str) -> None:
-        self.messages.append({"role": "tool", "tool_call_id": call_id, "name": name, "content": content})
-
-    def introduce(self, history: tuple[Message, ...]) -> Iterator[RunEvent]:
-        """The first prompt: the system text, the chat so far, then the question with what the
-        harness read for it."""
-        reads = []
-        for item in intro_reads(self.question, self.tools, self.settings, self.known_paths,
-                                self.budget.tokens):
-            if isinstance(item, IntroRead):
-                self.evidence.add(item.spans, item.hits)
-                reads.append(item)
-            else:
-                yield item
-        layout = "" if history else self.tools.layout()  # a follow-up has it in the chat already
-        self.messages = [system_message(), *history, question_message(self.question, layout, reads)]
-        self.shared = shared_prefix(layout, self.tools.label)
-        self.first_own = len(history) + 1
-
-
-def resolve_path(files: tuple[str, ...], name: str) -> str | None:
-    """The workspace file a written name means: itself, else the one file it ends (None when
-    none or several do)."""
-    name = name.strip().strip("`").removeprefix("./")
-    if name in files:
-        return name
-    tails = [f for f in files if f.endswith("/" + name)]
-    return tails[0] if len(tails) == 1 else None
-
-
-def _has_path(files: tuple[str, ...], name: str) -> bool:
-    name = name.strip().removeprefix("./").rstrip("/")
-    return any(f == name or f.endswith("/" + name) or f.startswith(name + "/") for f in files)
-
-
-FIRST_CALL_TOOLS = ("read_file",)
-
-
-def new_run_state(question: str, tools: Toolbox, model: ChatModel, settings: Settings) -> RunState:
-    limit = min(settings.n_ctx, model.context_length or settings.n_ctx) - settings.context_reserve_tokens
-    policy = settings.force_answer_after_read
-    weak = policy == "always" or (policy == "auto" and model.dialect_name == "generic")
-    return RunState(
-        question=question, model=model, tools=tools, settings=settings,
-        tool_policy=tool_policy(settings, model),
-        specs=tuple(tools.schemas()),
-        files=tools.known_paths(max(settings.known_paths_max, settings.verify_paths_max)),
-        budget=ContextBudget(model.count_tokens, max(256, limit)),
-        evidence=Evidence(lambda span: fingerprint_span(tools, span)), weak_model=weak)
-
-
-def fingerprint_span(tools: Toolbox, span: LineSpan) -> str | None:
-    """A hash of what read_file shows for exactly these lines now (None when it cannot read them)."""
-    outcome = tools.run("verify", "read_file", read_args_for(span))
-    return content_fingerprint(outcome.content) if outcome.ok else None
-
-
 def _model_turn(run: RunState, step: int, cancel: threading.Event) -> Iterator[RunEvent]:
     """Stream one model turn (citations checked as text arrives); returns its TurnCompleted."""
-    tools, require_tool = _offered(run)
-    messages = _without_refused(run) if run.force_reason is not None else tuple(run.messages)
-    request = TurnRequest(messages=messages, tools=tools, known_paths=run.known_paths,
-                          force_answer=run.force_reason is not None, require_tool=require_tool,
+    offered = run.offer()
+    forced = run.next_turn.must_answer
+    messages = _without_refused(run) if forced else tuple(run.messages)
+    request = TurnRequest(messages=messages, tools=offered.tools, known_paths=run.known_paths,
+                          force_answer=forced, require_tool=offered.require_tool,
                           max_tokens=run.settings.max_answer_tokens, temperature=run.settings.temperature)
     estimated = run.budget.measure(request.messages, request.tools)
     shown = StreamingCitationFilter(run.evidence)
@@ -315,14 +194,6 @@ def _model_turn(run: RunState, step: int, cancel: threading.Event) -> Iterator[R
     return completed
 
 
-def tool_policy(settings: Settings, model: ChatModel) -> str:
-    """The setting, or for "auto" the model's measured best, else its dialect's default: a model
-    without native tool calls answers from the first prompt, the others may call tools."""
-    if settings.tool_policy != "auto":
-        return settings.tool_policy
-    return measured_policy(model.name) or ("retrieval" if model.dialect_name == "generic" else "offered")
-
-
 def _without_refused(run: RunState) -> tuple[Message, ...]:
     """The conversation without turns whose every call was refused (an unknown tool, bad
     arguments, a repeat) and their results: when an answer is forced, a small model otherwise
@@ -334,16 +205,6 @@ def _without_refused(run: RunState) -> tuple[Message, ...]:
         return bool(calls) and all(c.get("id") in run.refused_ids for c in calls)
 
     return tuple(m for m in run.messages if not refused(m))
-
-
-def _offered(run: RunState) -> tuple[tuple[ToolSpec, ...], bool]:
-    """The tools this turn may call, and whether it must call one (the model's tool policy)."""
-    policy = run.tool_policy
-    tools = () if policy == "retrieval" else run.specs
-    require_tool = policy == "first_call" and not run.seen_calls and run.force_reason is None
-    if require_tool:  # layout and README are in the prompt already: the useful first move is a read
-        tools = tuple(t for t in tools if t["function"]["name"] in FIRST_CALL_TOOLS) or tools
-    return tools, require_tool
 
 
 def _execute_calls(run: RunState, step: int, reply: ParsedReply,
@@ -363,7 +224,7 @@ def _execute_calls(run: RunState, step: int, reply: ParsedReply,
             yield ToolCallRefused(step, call_id, call.name, call.raw_arguments, message)
             run.add_tool_result(call_id, call.name, message)
             run.refused_ids.add(call_id)
-            run.force_reason = StopReason.REPEATED_CALL
+            run.next_turn = NextTurn.ANSWER_AFTER_REPEAT
             continue
         run.seen_calls.add(key)
         outcome = run.tools.run(call_id, call.name, call.raw_arguments)
@@ -376,29 +237,76 @@ def _execute_calls(run: RunState, step: int, reply: ParsedReply,
         called_ok = called_ok or outcome.ok
         yield ToolCallCompleted(step, call_id, call.name, outcome.arguments or {}, outcome.ok,
                                 outcome.content, outcome.seconds, outcome.spans)
-    if called_ok and run.weak_model and run.force_reason is None:
-        run.force_reason = StopReason.ANSWERED  # a weak model answers best right after its first good call
+    if called_ok:
+        run.stage_calls += 1
+    if called_ok and run.next_turn is NextTurn.CHOOSE and _read_enough(run):
+        run.next_turn = NextTurn.ANSWER
 
 
-def _answer(run: RunState, raw_text: str) -> Iterator[RunEvent]:
+def _read_enough(run: RunState) -> bool:
+    """A model without native calls answers best right after its first good call; in the second
+    stage or a follow-up, a small model loses the thread after a few calls."""
+    if run.answer_after_read:
+        return True
+    return run.stage is not Stage.FIRST and run.stage_calls >= run.settings.acting_max_calls
+
+
+def _answered(run: RunState, raw_text: str) -> Iterator[RunEvent]:
+    """The model answered in words: checked, then either the run's answer or, when the lines shown
+    do not back a first answer, the start of the second stage. True when the run is over."""
     run.messages.append({"role": "assistant", "content": raw_text})  # as the model said it: the KV cache holds that
+    answer = _checked(run, raw_text)
+    if _looks_further(run, answer):
+        run.begin_looking(answer, acting.missing_note(run.question, answer.text, answer.check))
+        return False
+    first = run.first_answer
+    kept = first if first is not None and acting.keeps_first(first.raw, answer.raw) else answer
+    yield from _finish(run, kept, ANSWER_STOPS[run.next_turn])
+    return True
+
+
+def _looks_further(run: RunState, answer: CheckedAnswer) -> bool:
+    """A first answer under the retrieval policy that the lines do not back, with room for a call
+    and an answer left in the step budget."""
+    return (run.settings.second_stage and run.stage is Stage.FIRST and run.tool_policy is ToolPolicy.RETRIEVAL
+            and not run.next_turn.must_answer and run.steps + 2 <= run.settings.max_steps
+            and acting.wants_second_stage(answer.check, answer.text))
+
+
+def _checked(run: RunState, raw_text: str) -> CheckedAnswer:
     text, cited = verify_answer(raw_text, run.evidence)
     settings = run.settings
     check = check_answer(text, run.question, cited, run.evidence, run.names(),
                          settings.verify_max_names, settings.max_evidence_citations)
     added = check.sources[len(cited):]
-    notes = prompts.answer_notes(check, added)
-    full = "\n\n".join(part for part in (text, notes) if part)
-    verdict = check.verdict
-    yield AnswerCompleted(full, check.sources, run.steps, run.usage, run.elapsed(), bool(added),
-                          check.support, check.unverified, notes, tuple(run.messages[run.first_own:]),
-                          verdict.backing, verdict.closest, verdict.found, verdict.missing, check.links)
-    forced = (StopReason.STEP_BUDGET, StopReason.REPEATED_CALL)
-    reason = run.force_reason if run.force_reason in forced else StopReason.ANSWERED
-    yield RunStopped(reason, prompts.stop_message(reason, steps=run.steps), run.steps, run.usage)
+    return CheckedAnswer(raw_text, text, check, added, prompts.answer_notes(check, added))
 
 
-def _stop(run: RunState, reason: StopReason) -> Iterator[RunEvent]:
+def _finish(run: RunState, answer: CheckedAnswer, reason: StopReason) -> Iterator[RunEvent]:
+    full = "\n\n".join(part for part in (answer.text, answer.notes) if part)
+    verdict = answer.check.verdict
+    yield AnswerCompleted(full, answer.check.sources, run.steps, run.usage, run.elapsed(), bool(answer.added),
+                          answer.check.support, answer.check.unverified, answer.notes, _transcript(run, answer),
+                          verdict.backing, verdict.closest, verdict.found, verdict.missing, answer.check.links)
+    yield RunStopped(reason, prompts.stop_message(reason, steps=run.steps, detail=run.error), run.steps, run.usage)
+
+
+def _transcript(run: RunState, answer: CheckedAnswer) -> tuple[Message, ...]:
+    """This question's messages, to continue the chat from. The sources the harness found go after
+    the last answer's own words, so a follow-up knows which lines "it" is (a few new tokens: the
+    model's own words are still what its cache holds)."""
+    own = [dict(m) for m in run.messages[run.first_own:]]
+    if answer.added and own and own[-1].get("role") == "assistant":
+        sources = prompts.SOURCES_LINE.format(citations=", ".join(map(str, answer.added)))
+        own[-1]["content"] = f"{answer.raw}\n\n{sources}"
+    return tuple(own)
+
+
+def _give_up(run: RunState, reason: StopReason) -> Iterator[RunEvent]:
+    """The run stops without a new answer: the first answer stands when the second stage had one."""
+    if run.first_answer is not None:
+        yield from _finish(run, run.first_answer, reason)
+        return
     message = prompts.stop_message(reason, steps=run.steps, detail=run.error)
     yield RunStopped(reason, message, run.steps, run.usage)
 

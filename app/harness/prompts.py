@@ -31,6 +31,22 @@ ANSWER_FROM_READS = "Answer from the lines above, with the exact names and value
 # words, lines an earlier chunk showed): one short line, so the model does not read the code as whole.
 OMITTED_LINES = "…"
 
+# The second stage (app/harness/acting.py): after a first answer the lines shown do not back, one
+# short note says what is missing and which tools may find it.
+MISSING_ANSWER = "You said the lines shown do not answer: {question}"
+MISSING_NAMES = "The lines shown do not contain {names}."
+MISSING_SUPPORT = "No line shown backs that answer."
+LOOK_FURTHER = ("Call one tool to find the lines that answer it: search_code with other words, "
+                "find_references for where a name is defined, used or called, read_file for more "
+                "lines of a file. Then answer with the exact names and values those lines show.")
+
+# A follow-up about the previous answer: what it cited and named, and the tools to open them.
+PREVIOUS_CITED = "The previous answer cited: {spans}."
+PREVIOUS_NAMED = "It named: {names}."
+FOLLOW_UP_CALL = ("Open what the question is about: read_file on those lines for more of them, or "
+                  "find_references on a name for where it is defined, used or called. Then answer "
+                  "from what they show, citing path:line.")
+
 REPEATED_CALL = (
     "You already called {name} with these arguments and its result is above. "
     "Do not call it again: answer the question now using that result."

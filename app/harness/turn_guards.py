@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 
 from app.llm.dialects.markup import close_json
 
@@ -35,7 +36,10 @@ def call_shaped(text: str) -> str | None:
 
 
 class LinkedCancel(threading.Event):
-    """Set for this turn only, or when the run's own cancel event is set."""
+    """Set for this turn only, or when the run's own cancel event is set; `wait` returns when
+    either is (an Event cannot be woken by another, so it looks at the parent every POLL_S)."""
+
+    POLL_S = 0.05  # how late a wait notices the parent at most; a Stop within that is instant to a user
 
     def __init__(self, parent: threading.Event) -> None:
         super().__init__()
@@ -43,6 +47,15 @@ class LinkedCancel(threading.Event):
 
     def is_set(self) -> bool:
         return super().is_set() or self._parent.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not self.is_set():
+            left = self.POLL_S if deadline is None else min(self.POLL_S, deadline - time.monotonic())
+            if left <= 0:
+                return False
+            super().wait(left)
+        return True
 
 
 class RepeatGuard:

@@ -19,7 +19,7 @@ from app.errors import BurrowError
 from app.index import ranking
 from app.index.chunking import ChunkLimits, chunk_file
 from app.index.store import ChunkRow, FileState, Store, database_path
-from app.index.terms import path_terms, term_string
+from app.index.terms import name_term, path_terms, term_string
 from app.index.values import Chunk, ChunkHit, ChunkKind, IndexStats, Progress
 from app.paths import app_paths
 from app.settings import Settings
@@ -166,6 +166,23 @@ class CodeIndex:
                 return ranking.find_symbol(self._store, name, limit)
             except sqlite3.DatabaseError:
                 return ()
+
+    def mentions(self, name: str, limit: int = 200) -> tuple[ChunkHit, ...]:
+        """Chunks whose code holds `name` as a term (as the index split it: `cfg.load_config(x)`
+        holds `load_config`), in file order, without a score: where a name is used or called."""
+        term = name_term(name)
+        if not term:
+            return ()
+        with self._mutex:
+            try:
+                rows = self._store.execute(
+                    "SELECT f.path, c.start, c.end, c.kind, c.symbol, c.text FROM fts "
+                    "JOIN chunks c ON c.id = fts.rowid JOIN files f ON f.id = c.file_id "
+                    "WHERE fts MATCH ? ORDER BY f.path, c.start LIMIT ?",
+                    ('body:"' + term.replace('"', '""') + '"', limit))
+            except sqlite3.DatabaseError:
+                return ()
+        return tuple(ChunkHit(p, s, e, ChunkKind(k), sym, 0.0, text) for p, s, e, k, sym, text in rows)
 
 
 def _fingerprint(settings: Settings) -> str:

@@ -119,6 +119,13 @@ def _expand(token: str, keep_stop_words: bool) -> tuple[str, ...]:
     return tuple(out)
 
 
+def name_term(name: str) -> str:
+    """The one index term an identifier is stored under wherever it is written (the whole name,
+    lowercased, for compound names; its stem for a plain word), or "" for a non-name."""
+    expanded = _expand_all(name.strip()) if _TOKEN.fullmatch(name.strip()) else ()
+    return expanded[0] if expanded else ""
+
+
 def path_terms(rel: str) -> list[str]:
     """A path's folders, file name and their words: `app/tools/rg_files.py` gives `rg_files.py`,
     `rg_files`, `rg`, `files`, `tools`, `app`, `py`."""

@@ -156,6 +156,13 @@ class ChatModel(Protocol):
     def dialect_name(self) -> str: ...
 
     @property
+    def native_tool_calls(self) -> bool:
+        """The model was trained to call tools in its template's own format (it gets tool schemas
+        and may call freely); False for a model prompted through the generic fallback, which only
+        calls under a grammar and answers best right after its first good read."""
+        ...
+
+    @property
     def context_length(self) -> int: ...
 
     def count_tokens(self, text: str) -> int: ...

@@ -205,6 +205,10 @@ class LlamaChatModel:
         return self._dialect.name
 
     @property
+    def native_tool_calls(self) -> bool:
+        return self._dialect.supports_tools
+
+    @property
     def dialect(self) -> Dialect:
         return self._dialect
 

@@ -52,6 +52,10 @@ class ScriptedModel:
         return self._dialect.name if self._dialect else "scripted"
 
     @property
+    def native_tool_calls(self) -> bool:
+        return self._dialect.supports_tools if self._dialect else True
+
+    @property
     def context_length(self) -> int:
         return self._context_length
 

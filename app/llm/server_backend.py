@@ -151,6 +151,10 @@ class ServerChatModel:
         return DIALECT_NAME
 
     @property
+    def native_tool_calls(self) -> bool:
+        return True  # the server renders the tools and reads the calls in its model's own format
+
+    @property
     def context_length(self) -> int:
         return self._settings.n_ctx  # servers do not say; the harness calibrates on real usage
 

@@ -66,12 +66,14 @@ def _strip_titles(schema: Any) -> Any:
 
 
 def default_tools(code_search: CodeSearch | None = None) -> ToolRegistry:
-    """The six read-only tools, in the order a model should usually reach for them. A session passes
-    its own CodeSearch, to bring the index up to date (with progress) before a question."""
+    """The seven read-only tools, in the order a model should usually reach for them. A session passes
+    its own CodeSearch, to bring the index up to date (with progress) before a question; the
+    references tool reads the same index."""
     from app.tools.code_search import CodeSearch, SearchCodeArgs
     from app.tools.listing import FindFilesArgs, ListDirArgs, find_files, list_dir
     from app.tools.outline import FileOutlineArgs, file_outline
     from app.tools.reading import ReadFileArgs, read_file
+    from app.tools.references import FindReferencesArgs, References
     from app.tools.search import SearchTextArgs, search_text
 
     code_search = code_search or CodeSearch()
@@ -82,4 +84,5 @@ def default_tools(code_search: CodeSearch | None = None) -> ToolRegistry:
         Tool("read_file", ReadFileArgs, read_file),
         Tool("file_outline", FileOutlineArgs, file_outline),
         Tool("search_code", SearchCodeArgs, code_search.search_code),
+        Tool("find_references", FindReferencesArgs, References(code_search).find_references),
     ), code_search)

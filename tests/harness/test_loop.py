@@ -276,6 +276,19 @@ def test_auto_policy_is_the_catalogs_measured_one_else_the_dialects_default():
     assert tool_policy(Settings(n_threads=1, tool_policy="first_call"), ScriptedModel([])) == "first_call"
 
 
+def test_whether_a_model_has_native_calls_is_asked_of_the_model_not_read_from_its_dialect_name():
+    from app.harness.loop import tool_policy
+    from app.settings import ToolPolicy
+
+    class Plain(ScriptedModel):
+        native_tool_calls = False  # a model that says it has none, whatever its dialect is called
+
+    auto = Settings(n_threads=1)
+    assert tool_policy(auto, Plain([])) is ToolPolicy.RETRIEVAL and ScriptedModel([]).dialect_name != "generic"
+    assert tool_policy(auto, ScriptedModel([])) is ToolPolicy.OFFERED
+    assert Settings(n_threads=1, tool_policy="offered").tool_policy is ToolPolicy.OFFERED
+
+
 def test_first_call_policy_requires_a_call_only_until_one_has_run(tools):
     settings = Settings(n_threads=1, tool_policy="first_call")
     model = ScriptedModel([
@@ -308,13 +321,13 @@ def test_a_follow_up_sees_the_earlier_question_answer_and_results(tools, setting
     model = ScriptedModel([calls(call("read_file", path="notekeeper/config.py")),
                            "The limit is 500 (notekeeper/config.py:12).", "It is DEFAULT_MAX_NOTE_LENGTH."])
     first = only(run(model, tools, settings, question="What is the note limit?"), ev.AnswerCompleted)[0]
-    follow = list(run_question("And which constant holds it?", tools=tools, model=model, settings=settings,
-                               history=first.transcript, chat_id="chat-1"))
+    follow = list(run_question("Which constant holds the note limit?", tools=tools, model=model,
+                               settings=settings, history=first.transcript, chat_id="chat-1"))
     earlier = model.requests[1].messages  # the last request of the first question
     again = model.requests[2].messages
     assert again[1:len(earlier)] == earlier[1:]  # the same turns, in the same order
     assert again[len(earlier)]["content"] == "The limit is 500 (notekeeper/config.py:12)."
-    assert again[-1]["content"].endswith(f"Question: And which constant holds it?\n{prompts.ANSWER_FROM_READS}")
+    assert again[-1]["content"].endswith(f"Question: Which constant holds the note limit?\n{prompts.ANSWER_FROM_READS}")
     assert follow[0].chat_id == "chat-1" and follow[-1].reason is StopReason.ANSWERED
 
 

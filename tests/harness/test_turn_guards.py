@@ -27,3 +27,18 @@ def test_call_objects_are_recognised(text: str, name: str) -> None:
 ])
 def test_answers_are_not(text: str) -> None:
     assert call_shaped(text) is None
+
+
+def test_a_turns_cancel_is_set_and_waited_on_through_the_runs() -> None:
+    import threading
+
+    from app.harness.turn_guards import LinkedCancel
+
+    parent = threading.Event()
+    turn = LinkedCancel(parent)
+    assert not turn.is_set() and turn.wait(timeout=0) is False
+    setter = threading.Thread(target=parent.set)
+    setter.start()
+    assert turn.wait(timeout=30)  # woken by the run's Stop, long before the timeout
+    setter.join()
+    assert turn.is_set() and not LinkedCancel(threading.Event()).wait(timeout=0.01)

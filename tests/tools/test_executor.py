@@ -16,7 +16,7 @@ from app.workspace import Workspace
 def test_schemas_are_derived_strict_and_described() -> None:
     specs = default_tools().specs()
     assert [s["function"]["name"] for s in specs] == ["list_dir", "find_files", "search_text", "read_file",
-                                                      "file_outline", "search_code"]
+                                                      "file_outline", "search_code", "find_references"]
     for spec in specs:
         params = spec["function"]["parameters"]
         assert spec["type"] == "function" and spec["function"]["description"].endswith(".")

@@ -1,0 +1,170 @@
+"""What one run knows as it goes, and its first prompt; private to the loop (events are what leaves it)."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from app.harness import acting
+from app.harness.budget import ContextBudget
+from app.harness.calls import Toolbox
+from app.harness.citations import Evidence, content_fingerprint, read_args_for
+from app.harness.control import NextTurn, Offer, Stage, answers_after_read, offer, tool_policy
+from app.harness.events import RunEvent
+from app.harness.first_prompt import (
+    IntroRead,
+    SharedPrefix,
+    intro_reads,
+    question_message,
+    shared_prefix,
+    system_message,
+)
+from app.harness.grounding import AnswerCheck, NameLookup
+from app.harness.verdict import ShownLine
+from app.llm.base import ChatModel, Message, ToolSpec, Usage
+from app.settings import Settings, ToolPolicy
+from app.values import LineSpan
+
+
+def new_run_id() -> str:
+    return f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
+
+
+@dataclass(frozen=True)
+class CheckedAnswer:
+    """An answer as the model wrote it, and as the check left it (text, sources, verdict)."""
+
+    raw: str
+    text: str  # with invalid citations cut
+    check: AnswerCheck
+    added: tuple[LineSpan, ...]  # sources the harness found beyond the model's own citations
+    notes: str
+
+
+@dataclass
+class RunState:
+    question: str
+    model: ChatModel
+    tools: Toolbox
+    settings: Settings
+    specs: tuple[ToolSpec, ...]
+    files: tuple[str, ...]  # the workspace's files (one walk a question), for names an answer uses
+    budget: ContextBudget
+    evidence: Evidence
+    answer_after_read: bool  # the next turn must answer once a call has read something
+    tool_policy: ToolPolicy  # resolved for this model (never AUTO)
+    stage: Stage = Stage.FIRST
+    next_turn: NextTurn = NextTurn.CHOOSE
+    first_answer: CheckedAnswer | None = None  # the answer the second stage looks further from
+    stage_calls: int = 0  # turns with a good call since the stage began
+    first_own: int = 1  # index of this run's first message (earlier ones are the chat so far)
+    shared: SharedPrefix = SharedPrefix((), "")  # the prompt's start every question here shares
+    run_id: str = field(default_factory=new_run_id)
+    messages: list[Message] = field(default_factory=list)
+    seen_calls: set[tuple[str, str]] = field(default_factory=set)
+    refused_ids: set[str] = field(default_factory=set)  # calls validation refused or repeated
+    usage: Usage = field(default_factory=Usage)
+    steps: int = 0
+    error: str = ""
+    started: float = field(default_factory=time.monotonic)
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    def offer(self) -> Offer:
+        return offer(self.stage, self.tool_policy, self.next_turn, bool(self.seen_calls), self.specs)
+
+    def names(self) -> NameLookup:
+        """Lookups of the names an answer mentions: files through the workspace listing, symbols
+        through a literal search (both under the workspace rules)."""
+        definitions = getattr(self.tools, "definitions", lambda name: ())  # a toolbox with an index
+        return NameLookup(lambda name: _has_path(self.files, name), self._has_symbol,
+                          lambda name: resolve_path(self.files, name), self._read_lines, definitions)
+
+    def _read_lines(self, span: LineSpan) -> tuple[ShownLine, ...]:
+        """The lines of a span read now (a prose citation's range this run never showed)."""
+        outcome = self.tools.run("verify", "read_file", read_args_for(span))
+        if not outcome.ok or not outcome.hits or outcome.hits[-1].span.start_line < span.end_line:
+            return ()  # unreadable, or the range runs past the file's end
+        return tuple(ShownLine(hit.span, hit.text) for hit in outcome.hits)
+
+    @property
+    def known_paths(self) -> tuple[str, ...]:
+        """The files a path argument may name (the path grammar's list)."""
+        return self.files[: self.settings.known_paths_max]
+
+    def _has_symbol(self, name: str) -> bool:
+        last = name.rsplit(".", 1)[-1]
+        arguments = json.dumps({"pattern": last, "fixed_strings": True})
+        return bool(self.tools.run("verify", "search_text", arguments).hits)
+
+    def add_tool_result(self, call_id: str, name: str, content: str) -> None:
+        self.messages.append({"role": "tool", "tool_call_id": call_id, "name": name, "content": content})
+
+    def begin_looking(self, answer: CheckedAnswer, note: str) -> None:
+        """The second stage: the first answer stays in the chat, a note says what is missing."""
+        self.first_answer, self.stage, self.stage_calls = answer, Stage.LOOKING, 0
+        self.next_turn = NextTurn.CHOOSE
+        self.messages.append({"role": "user", "content": note})
+
+    def introduce(self, history: tuple[Message, ...]) -> Iterator[RunEvent]:
+        """The first prompt: the system text, the chat so far, then the question with what the
+        harness read for it; a follow-up about the previous answer gets that answer's lines and
+        names instead of a search for its own words."""
+        previous = acting.previous_answer(history) if history else None
+        layout = "" if history else self.tools.layout()  # a follow-up has it in the chat already
+        if previous is not None and acting.refers_back(self.question):
+            self.stage = Stage.FOLLOW_UP
+            question = acting.follow_up_message(self.question, previous)
+        else:
+            question = yield from self._question_with_reads(layout)
+        self.messages = [system_message(), *history, question]
+        self.shared = shared_prefix(layout, self.tools.label)
+        self.first_own = len(history) + 1
+
+    def _question_with_reads(self, layout: str) -> Iterator[RunEvent]:
+        reads = []
+        for item in intro_reads(self.question, self.tools, self.settings, self.known_paths,
+                                self.budget.tokens):
+            if isinstance(item, IntroRead):
+                self.evidence.add(item.spans, item.hits)
+                reads.append(item)
+            else:
+                yield item
+        return question_message(self.question, layout, reads)
+
+
+def resolve_path(files: tuple[str, ...], name: str) -> str | None:
+    """The workspace file a written name means: itself, else the one file it ends (None when
+    none or several do)."""
+    name = name.strip().strip("`").removeprefix("./")
+    if name in files:
+        return name
+    tails = [f for f in files if f.endswith("/" + name)]
+    return tails[0] if len(tails) == 1 else None
+
+
+def _has_path(files: tuple[str, ...], name: str) -> bool:
+    name = name.strip().removeprefix("./").rstrip("/")
+    return any(f == name or f.endswith("/" + name) or f.startswith(name + "/") for f in files)
+
+
+def new_run_state(question: str, tools: Toolbox, model: ChatModel, settings: Settings) -> RunState:
+    limit = min(settings.n_ctx, model.context_length or settings.n_ctx) - settings.context_reserve_tokens
+    return RunState(
+        question=question, model=model, tools=tools, settings=settings,
+        tool_policy=tool_policy(settings, model),
+        specs=tuple(tools.schemas()),
+        files=tools.known_paths(max(settings.known_paths_max, settings.verify_paths_max)),
+        budget=ContextBudget(model.count_tokens, max(256, limit)),
+        evidence=Evidence(lambda span: fingerprint_span(tools, span)),
+        answer_after_read=answers_after_read(settings, model))
+
+
+def fingerprint_span(tools: Toolbox, span: LineSpan) -> str | None:
+    """A hash of what read_file shows for exactly these lines now (None when it cannot read them)."""
+    outcome = tools.run("verify", "read_file", read_args_for(span))
+    return content_fingerprint(outcome.content) if outcome.ok else None

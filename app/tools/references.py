@@ -1,0 +1,142 @@
+"""find_references: where a name is defined and where it is used or called, from the code index.
+
+The index already knows every definition (tree-sitter, the symbols table) and which chunks hold a
+name as a term (FTS), so this is a lookup, not a scan of the tree. The lines themselves are read
+again through the Workspace, so a file that changed or became refused since indexing is shown as
+it is now, or not at all. Each hit is a `path:line` an answer can cite, labelled with the
+definition it sits in ("call in main"): a small model answers "who calls X?" from those labels.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.errors import BurrowError, ToolExecutionError
+from app.index import ChunkHit
+from app.index.values import ChunkKind
+from app.tools.base import TextHit, ToolOutput
+from app.tools.calls_text import call_text, cut_note
+from app.tools.code_search import CodeSearch
+from app.tools.reading import clip_line, split_lines
+from app.values import LineSpan
+from app.workspace import Workspace
+
+_NAME = r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*"
+_DEFINITIONS = (ChunkKind.CLASS, ChunkKind.FUNCTION, ChunkKind.METHOD)
+CANDIDATE_CHUNKS = 400  # chunks holding the name's term that are read for its lines, at most
+LINE_CHARS = 200  # a hit's line is cut here: the place and the call are what the model needs
+
+
+class FindReferencesArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    symbol: str = Field(min_length=1, max_length=200, pattern=f"^{_NAME}$",
+                      description="a function, class, method or variable name, e.g. 'load_config'")
+    limit: int = Field(30, ge=1, le=200, description="uses and calls to list at most")
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One line that uses the name: where, how (call or use), inside which definition."""
+
+    hit: TextHit
+    how: str  # "call" | "use"
+    inside: str  # the enclosing definition's name, or ""
+
+
+class References:
+    """The find_references tool over a CodeSearch's index (shared with search_code)."""
+
+    def __init__(self, code_search: CodeSearch) -> None:
+        self._code_search = code_search
+
+    def find_references(self, ws: Workspace, args: FindReferencesArgs) -> ToolOutput:
+        """Find where a name is defined and every line that calls or uses it, as path:line.
+
+        Args:
+            symbol: the function, class, method or variable name.
+            limit: how many uses to list at most.
+        """
+        bare = args.symbol.rsplit(".", 1)[-1]  # `Signer.sign` is called as `x.sign(...)`
+        index = self._code_search.index_for(ws)
+        defined = tuple(h for h in index.find_symbol(bare, 20) if _bare(h.symbol) == bare)
+        chunks = index.mentions(bare, CANDIDATE_CHUNKS)
+        if not chunks and not defined:
+            raise ToolExecutionError(f"the index has no definition or use of {args.symbol!r}; try "
+                                     f"{call_text('search_code', query=args.symbol)}")
+        word = re.compile(rf"(?<![\w$]){re.escape(bare)}(?![\w$])")
+        heads = tuple(_head(d, word) for d in defined)
+        uses = _uses(ws, bare, chunks, {(h.span.path, h.span.start_line) for h in heads})
+        return _render(args, tuple(zip(defined, heads, strict=True)), uses,
+                       min(args.limit, ws.settings.search_max_results))
+
+
+def _bare(symbol: str) -> str:
+    return symbol.rsplit(".", 1)[-1]
+
+
+def _uses(ws: Workspace, name: str, chunks: tuple[ChunkHit, ...], heads: set[tuple[str, int]]) -> list[Reference]:
+    """Every current line of those chunks holding `name` as a whole word, but the definitions'
+    own heads, each once (windows overlap), calls before other uses, then in file order."""
+    word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+    call = re.compile(rf"(?<![\w$]){re.escape(name)}\s*\(")
+    found: dict[tuple[str, int], Reference] = {}
+    files: dict[str, list[str] | None] = {}
+    for chunk in chunks:
+        lines = files.setdefault(chunk.path, _lines(ws, chunk.path))
+        for number in range(chunk.start_line, min(chunk.end_line, len(lines or ())) + 1):
+            text = lines[number - 1]
+            key = (chunk.path, number)
+            if key in found or key in heads or not word.search(text) or _is_definition_line(text, name):
+                continue
+            inside = chunk.symbol if chunk.kind in _DEFINITIONS else ""
+            how = "call" if call.search(text) else "use"
+            found[key] = Reference(TextHit(LineSpan(chunk.path, number, number), text.strip()), how, inside)
+    return sorted(found.values(), key=lambda r: (r.how != "call", r.hit.span.path, r.hit.span.start_line))
+
+
+def _head(definition: ChunkHit, word: re.Pattern[str]) -> TextHit:
+    """The line of a definition that names it (its chunk starts at decorators and comments)."""
+    lines = definition.text.split("\n")
+    offset = next((i for i, line in enumerate(lines) if word.search(line)), 0)
+    number = definition.start_line + offset
+    return TextHit(LineSpan(definition.path, number, number), lines[offset].strip() if lines else "")
+
+
+def _is_definition_line(text: str, name: str) -> bool:
+    """`def name(` / `function name(` / `class name` anywhere: a definition, not a use."""
+    return re.search(rf"\b(?:def|class|function|func|fn|interface|struct|type)\s+{re.escape(name)}\b", text) is not None
+
+
+def _lines(ws: Workspace, path: str) -> list[str] | None:
+    try:
+        doc = ws.read_text(path)
+    except BurrowError:  # gone or refused since indexing: nothing of it is shown
+        return None
+    return None if doc.binary else split_lines(doc.text)
+
+
+def _render(args: FindReferencesArgs, defined: tuple[tuple[ChunkHit, TextHit], ...], uses: list[Reference],
+            cap: int) -> ToolOutput:
+    lines = [f"{args.symbol!r}: defined in {len(defined)} place(s), used on {len(uses)} line(s)"]
+    for chunk, head in defined:
+        lines.append(f"{_where(head)}: defined ({chunk.kind.value} {chunk.symbol}, lines "
+                     f"{chunk.start_line}-{chunk.end_line}): {clip_line(head.text, LINE_CHARS)}")
+    shown = uses[:cap]
+    for ref in shown:
+        how = f"{ref.how} in {ref.inside}" if ref.inside else ref.how
+        lines.append(f"{_where(ref.hit)}: {how}: {clip_line(ref.hit.text, LINE_CHARS)}")
+    if not uses:
+        lines.append("(no other line uses it)")
+    if len(uses) > cap:
+        lines.append(cut_note(f"showed {cap} of {len(uses)} uses",
+                              call_text("find_references", symbol=args.symbol, limit=min(200, len(uses)))))
+    hits = tuple(head for _, head in defined) + tuple(r.hit for r in shown)
+    return ToolOutput("\n".join(lines), tuple(h.span for h in hits), hits=hits)
+
+
+def _where(hit: TextHit) -> str:
+    return f"{hit.span.path}:{hit.span.start_line}"

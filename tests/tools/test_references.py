@@ -1,0 +1,97 @@
+"""find_references: definitions and uses from the code index, through the real executor and workspace."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from app.values import LineSpan
+
+FILES = {
+    "pkg/config.py": (
+        '"""Settings."""\n'
+        "\n"
+        "\n"
+        "@cached\n"
+        "def load_config(path):\n"
+        '    """Read the file."""\n'
+        "    return {}\n"
+    ),
+    "pkg/cli.py": (
+        "from pkg.config import load_config\n"
+        "\n"
+        "\n"
+        "def main():\n"
+        "    # load_config_extra is another name\n"
+        "    cfg = load_config('a.toml')\n"
+        "    return cfg\n"
+        "\n"
+        "\n"
+        "class Runner:\n"
+        "    def start(self):\n"
+        "        return pkg.config.load_config (None)\n"
+    ),
+    "web/app.js": "function loadConfig() { return 1 }\nconst x = loadConfig();\n",
+    "README.md": "# Demo\n\nCall `load_config` to read settings.\n",
+    ".env": "load_config = secret\n",
+}
+
+
+@pytest.fixture
+def refs(make_executor):
+    """refs(files, name=..., limit=...) -> the find_references outcome through the real executor."""
+    return lambda files, **args: make_executor(files).run("c1", "find_references", json.dumps(args))
+
+
+def lines_of(out) -> list[str]:
+    return out.content.splitlines()
+
+
+def test_definition_and_every_call_and_use_as_path_line(refs) -> None:
+    out = refs(FILES, symbol="load_config")
+    assert out.ok, out.content
+    text = lines_of(out)
+    assert text[0] == "'load_config': defined in 1 place(s), used on 4 line(s)"
+    assert text[1].startswith("pkg/config.py:5: defined (function load_config, lines 4-7): def load_config(path):")
+    assert text[2:4] == ["pkg/cli.py:6: call in main: cfg = load_config('a.toml')",
+                         "pkg/cli.py:12: call in Runner.start: return pkg.config.load_config (None)"]
+    assert "pkg/cli.py:1: use: from pkg.config import load_config" in text
+    assert "README.md:3: use: Call `load_config` to read settings." in text
+    assert not any("load_config_extra" in line or ".env" in line for line in text)  # whole names; secrets refused
+    assert LineSpan("pkg/cli.py", 6, 6) in out.spans and LineSpan("pkg/config.py", 5, 5) in out.spans
+    assert {h.span for h in out.hits} == set(out.spans)
+
+
+def test_a_dotted_name_finds_calls_of_its_last_part_in_any_language(refs) -> None:
+    out = refs(FILES, symbol="app.loadConfig")
+    assert out.ok, out.content
+    assert "web/app.js:1: defined (function loadConfig, lines 1-1)" in out.content
+    assert "web/app.js:2: call: const x = loadConfig();" in out.content
+
+
+def test_a_name_nothing_defines_or_uses_says_what_to_try(refs) -> None:
+    out = refs(FILES, symbol="parse_everything")
+    assert not out.ok and "search_code" in out.content
+
+
+def test_not_a_name_is_refused_with_a_hint(refs) -> None:
+    out = refs(FILES, symbol="load config()")
+    assert out.refused and "symbol" in out.content
+
+
+def test_uses_beyond_the_limit_are_cut_with_the_call_for_the_rest(refs) -> None:
+    many = {"m.py": "def tick():\n    pass\n" + "".join(f"tick()  # {i}\n" for i in range(12))}
+    out = refs(many, symbol="tick", limit=5)
+    assert out.ok and len([line for line in lines_of(out) if ": call" in line]) == 5
+    assert lines_of(out)[-1] == '[cut: showed 5 of 12 uses; next: find_references(symbol="tick", limit=12)]'
+
+
+def test_lines_changed_since_indexing_are_read_as_they_are_now(make_executor) -> None:
+    ex = make_executor(FILES)
+    assert ex.run("c1", "find_references", json.dumps({"symbol": "load_config"})).ok  # builds the index
+    cli = ex.workspace.root / "pkg" / "cli.py"
+    cli.write_text(cli.read_text().replace("'a.toml'", "'b.toml'").replace("pkg.config.load_config", "start"))
+    out = ex.run("c2", "find_references", json.dumps({"symbol": "load_config"}))
+    assert "pkg/cli.py:6: call in main: cfg = load_config('b.toml')" in out.content
+    assert "a.toml" not in out.content and "pkg/cli.py:12" not in out.content
