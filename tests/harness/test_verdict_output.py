@@ -18,7 +18,7 @@ QUESTION = "What is the default maximum note length?"
 
 
 def ask(project: Path, answer: str, as_json: bool, capsys) -> str:
-    settings = Settings(n_threads=1, tool_policy="retrieval")
+    settings = Settings(n_threads=1, tool_policy="retrieval", second_stage=False)  # one scripted answer
     with Session.open(project, ScriptedModel([answer]), settings) as session:
         code = _ask(QUESTION, argparse.Namespace(json=as_json, trace=None), session, None)
     assert code == 0
