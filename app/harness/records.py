@@ -44,6 +44,7 @@ EVENT_KINDS: dict[type, str] = {
 }
 _KIND_TYPES = {kind: cls for cls, kind in EVENT_KINDS.items()}
 EXCERPT_CHARS = 160
+CORRUPT_SUFFIX = ".corrupt"  # a record that does not parse is renamed to <id>.json.corrupt
 
 
 def event_to_dict(event: Any) -> dict[str, Any]:
@@ -205,21 +206,24 @@ class RunStore:
         return ChatSoFar(chat_id, history)
 
     def load(self, run_id: str) -> RunRecord:
-        """A saved run with its events; BurrowError when it is missing or was corrupt."""
+        """A saved run with its events; BurrowError when it is missing, or (saying where it went)
+        when its record could not be read and was set aside, now or earlier."""
         if not run_id or "/" in run_id or "\\" in run_id or run_id.startswith("."):
             raise BurrowError(f"no saved run named {run_id!r}")
         for path in self.root.glob(f"*/{run_id}.json"):
             record = self._read(path)
             if record is None:
-                raise BurrowError(f"saved run {run_id} was unreadable and has been set aside")
+                raise _unreadable_run(run_id, self.set_aside[-1])
             return record
+        for aside in self.root.glob(f"*/{run_id}.json{CORRUPT_SUFFIX}"):
+            raise _unreadable_run(run_id, aside)
         raise BurrowError(f"no saved run named {run_id!r}")
 
     def _read(self, path: Path) -> RunRecord | None:
         try:
             return RunRecord.model_validate_json(path.read_bytes())
         except (OSError, ValueError, ValidationError) as exc:
-            aside = path.with_name(path.name + ".corrupt")
+            aside = path.with_name(path.name + CORRUPT_SUFFIX)
             try:
                 path.replace(aside)
             except OSError:
@@ -227,6 +231,11 @@ class RunStore:
             self.set_aside.append(aside)
             log.warning("run record %s is corrupt (%s); set aside as %s", path.name, exc, aside.name)
             return None
+
+
+def _unreadable_run(run_id: str, aside: Path) -> BurrowError:
+    return BurrowError(f"saved run {run_id} exists but could not be read (its record is damaged); "
+                       f"it was set aside as {aside}")
 
 
 class RunRecorder:
