@@ -2,7 +2,9 @@
 
     python -m app index --workspace DIR [--json] [--rebuild]
 
-Prints files, chunks and seconds (one JSON object with --json). Exit 0, or 2 on a usage error.
+Prints files, chunks and seconds, and what was skipped by reason (unreadable, not UTF-8, ignored,
+binary, too big), naming the folders left out whole; one JSON object with --json. Exit 0, or 2 on a
+usage error.
 """
 
 from __future__ import annotations
@@ -70,6 +72,8 @@ def _print_report(stats: IndexStats, where: str, *, as_json: bool) -> None:
         f"files {stats.files}, chunks {stats.chunks}, seconds {stats.seconds:.2f} "
         f"({stats.changed} changed, {stats.removed} removed)"
     )
+    if stats.skipped:
+        print(stats.describe_skipped())
     if stats.truncated:
         print("note: the walk stopped at the walk_max_entries setting; some files are not indexed")
 
@@ -83,6 +87,8 @@ def _report(stats: IndexStats, where: str) -> dict[str, object]:
         "removed": stats.removed,
         "rebuilt": stats.rebuilt,
         "truncated": stats.truncated,
+        "skipped": dict(stats.skipped),
+        "skipped_folders": [{"path": f.rel, "reason": f.reason} for f in stats.skipped_folders],
         "database": where,
     }
 

@@ -17,13 +17,13 @@ from pathlib import Path
 
 from app.errors import BurrowError
 from app.index import ranking
+from app.index.chunking import ChunkLimits, chunk_file
 from app.index.store import ChunkRow, FileState, Store, database_path
 from app.index.terms import path_terms, term_string
-from app.index.chunking import ChunkLimits, chunk_file
-from app.index.values import Chunk, ChunkHit, ChunkKind, IndexStats, Progress
+from app.index.values import SKIP_WORDS, Chunk, ChunkHit, ChunkKind, IndexStats, Progress
 from app.paths import app_paths
 from app.settings import Settings
-from app.workspace import Entry, Workspace
+from app.workspace import Entry, Listing, MissingPathError, UnreadablePathError, Workspace
 
 _WALK_DEPTH = 64  # as Workspace.file_list: deeper trees are not code anyone asks about
 _DEFINITIONS = (ChunkKind.CLASS, ChunkKind.FUNCTION, ChunkKind.METHOD)
@@ -106,12 +106,17 @@ class CodeIndex:
             listing = self._ws.list_tree(".", _WALK_DEPTH, files_only=True)
             known = self._store.file_states()
             entries = {e.rel: e for e in listing.entries}
-            todo = [e for e in entries.values() if _state(e) != known.get(e.rel, (0, None))[1]]
+            changed = [e for e in entries.values() if _state(e) != known.get(e.rel, (0, None))[1]]
+            # a chmod changes neither size nor mtime: files unreadable last time are tried again
+            retry = [entries[r] for r in self._store.skipped_paths("unreadable") - {e.rel for e in changed}
+                     if r in entries]
             gone = [file_id for rel, (file_id, _) in known.items() if rel not in entries]
-            self._write(todo, gone, known, progress)
+            self._write(changed + retry, gone, known, progress)
+            skipped = _skipped(listing, self._store.skipped_counts())
         files, chunks = self._store.counts()
         seconds = time.perf_counter() - started
-        return IndexStats(files, chunks, seconds, len(todo), len(gone), rebuilt, listing.truncated)
+        return IndexStats(files, chunks, seconds, len(changed), len(gone), rebuilt, listing.truncated,
+                          skipped, listing.skipped_folders)
 
     def _write(self, todo: list[Entry], gone: list[int], known: dict, progress: Progress | None) -> None:
         self._store.begin()
@@ -132,28 +137,33 @@ class CodeIndex:
         for done, entry in enumerate(todo, 1):
             if entry.rel in known:
                 self._store.remove_file(known[entry.rel][0])
-            self._store.add_file(entry.rel, _state(entry), self._rows(entry, limits))
+            self._store.add_file(entry.rel, _state(entry), *self._rows(entry, limits))
             if done % step == 0:
                 self._store.commit()
                 self._store.begin()
             if progress is not None:
                 progress(done, len(todo))
 
-    def _rows(self, entry: Entry, limits: ChunkLimits) -> list[ChunkRow]:
-        """The file's chunks as rows; a file the rules refuse, binary or too big gives none."""
+    def _rows(self, entry: Entry, limits: ChunkLimits) -> tuple[list[ChunkRow], str]:
+        """The file's chunks as rows, and why there are none (a key of SKIP_WORDS) when it is
+        too big, unreadable, refused by the rules or binary ('' when it is gone or empty)."""
         if entry.size > self._settings.index_max_file_bytes:
-            return []
+            return [], "too_big"
         try:
             doc = self._ws.read_text(entry.rel)
-        except BurrowError:  # refused (secret, hard link) or gone since the walk
-            return []
+        except UnreadablePathError:
+            return [], "unreadable"
+        except MissingPathError:  # gone since the walk: the next refresh drops it
+            return [], ""
+        except BurrowError:  # refused by the rules (hard link, special file)
+            return [], "refused"
         if doc.binary:
-            return []
+            return [], "binary"
         lines = doc.text.split("\n")
         lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
         if lines and lines[-1] == "":
             lines.pop()
-        return _to_rows(entry.rel, chunk_file(entry.rel, lines, limits))
+        return _to_rows(entry.rel, chunk_file(entry.rel, lines, limits)), ""
 
     # searching ---------------------------------------------------------------------------------
     def search(self, query: str, limit: int = 8) -> tuple[ChunkHit, ...]:
@@ -192,6 +202,12 @@ def _limits(settings: Settings) -> ChunkLimits:
         settings.index_chunk_max_lines,
         settings.index_config_max_lines,
     )
+
+
+def _skipped(listing: Listing, in_store: dict[str, int]) -> tuple[tuple[str, int], ...]:
+    """Per reason, what the walk left out and the files the index holds without text."""
+    counts = {k: listing.hidden.get(k) + in_store.get(k, 0) for k in SKIP_WORDS}
+    return tuple((k, n) for k, n in counts.items() if n)
 
 
 def _state(entry: Entry) -> FileState:

@@ -16,13 +16,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-SCHEMA_VERSION = "5"  # also when the terms change: old terms would not match new queries
+SCHEMA_VERSION = "6"  # also when the terms change: old terms would not match new queries
 # Our terms are lowercase words, identifiers with '_' and dotted names: FTS5 must keep them whole.
 _TOKENIZER = "unicode61 remove_diacritics 2 tokenchars '_.'"
 _SCHEMA = f"""
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER NOT NULL,
-                   mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL);
+                   mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, skipped TEXT NOT NULL DEFAULT '');
 CREATE TABLE chunks(id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, start INTEGER NOT NULL,
                     end INTEGER NOT NULL, kind TEXT NOT NULL, symbol TEXT NOT NULL,
                     text TEXT NOT NULL);
@@ -160,6 +160,15 @@ class Store:
         rows = self._conn.execute("SELECT path, id, size, mtime_ns, inode FROM files")
         return {p: (i, FileState(s, m, n)) for p, i, s, m, n in rows}
 
+    def skipped_counts(self) -> dict[str, int]:
+        """Files kept in the index without text, per reason (binary, too_big, unreadable, ...)."""
+        rows = self._conn.execute("SELECT skipped, count(*) FROM files WHERE skipped != '' GROUP BY skipped")
+        return dict(rows.fetchall())
+
+    def skipped_paths(self, reason: str) -> set[str]:
+        rows = self._conn.execute("SELECT path FROM files WHERE skipped = ?", (reason,))
+        return {r[0] for r in rows}
+
     def counts(self) -> tuple[int, int]:
         files = self._conn.execute("SELECT count(*) FROM files").fetchone()[0]
         chunks = self._conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
@@ -192,10 +201,11 @@ class Store:
         self._conn.execute("DELETE FROM chunks WHERE file_id = ?", (file_id,))
         self._conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
 
-    def add_file(self, rel: str, state: FileState, rows: list[ChunkRow]) -> None:
+    def add_file(self, rel: str, state: FileState, rows: list[ChunkRow], skipped: str = "") -> None:
+        """A file and its chunks; `skipped` says why a file has none (binary, too_big, ...)."""
         cur = self._conn.execute(
-            "INSERT INTO files(path, size, mtime_ns, inode) VALUES (?, ?, ?, ?)",
-            (rel, state.size, state.mtime_ns, state.inode),
+            "INSERT INTO files(path, size, mtime_ns, inode, skipped) VALUES (?, ?, ?, ?, ?)",
+            (rel, state.size, state.mtime_ns, state.inode, skipped),
         )
         if not rows:
             return

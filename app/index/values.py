@@ -6,7 +6,24 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
+from app.workspace import SkippedFolder
+
 Progress = Callable[[int, int], None]  # (files done, files to do)
+
+# Why files and folders are not in the index, as `index` and the window say it: the walk's reasons
+# (keys of app.workspace's HIDDEN_REASONS; .git is left unsaid) and the index's own.
+SKIP_WORDS: dict[str, str] = {
+    "unreadable": "unreadable",
+    "not_utf8": "not UTF-8 (name)",
+    "unprintable": "control characters in the name",
+    "ignored": "ignored (.gitignore)",
+    "binary": "binary",
+    "too_big": "too big (index_max_file_bytes)",
+    "secret": "secret-looking",
+    "refused": "refused (hard links)",
+    "symlink": "symlinks",
+    "special": "not regular files",
+}
 
 
 class ChunkKind(str, Enum):
@@ -61,3 +78,13 @@ class IndexStats:
         False  # True when the index was built from nothing (first use, --rebuild, bad DB)
     )
     truncated: bool = False  # the walk stopped at walk_max_entries: some files are not indexed
+    skipped: tuple[tuple[str, int], ...] = ()  # (key of SKIP_WORDS, files and folders), in its order
+    skipped_folders: tuple[SkippedFolder, ...] = ()  # folders left out whole (also counted in skipped)
+
+    def describe_skipped(self) -> str:
+        """'' when nothing was skipped, else e.g. 'skipped: 2 unreadable, 1 binary; folders: locked/ (...)'."""
+        if not self.skipped:
+            return ""
+        text = "skipped: " + ", ".join(f"{n} {SKIP_WORDS[k]}" for k, n in self.skipped)
+        folders = ", ".join(f.describe() for f in self.skipped_folders)
+        return text + (f"; folders: {folders}" if folders else "")
