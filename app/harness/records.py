@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from app.errors import BurrowError
 from app.harness import events as ev
+from app.harness import prompts
 from app.harness.grounding import Support
 from app.llm.base import Usage
 from app.paths import AppPaths
@@ -143,9 +144,12 @@ class RunRecord(BaseModel):
                           chat_id=self.chat_id or self.id)
 
     def transcript(self) -> tuple[Message, ...]:
-        """This run's messages as the chat continues from them (empty without an answer)."""
+        """This run's messages as the chat continues from them. A run that ended without an answer
+        (interrupted, a failure) keeps its question and what was said, marked as unfinished."""
         answers = [e for e in self.events if e.get("event") == "answer"]
-        return tuple(answers[-1].get("transcript", ())) if answers else ()
+        if answers:
+            return tuple(answers[-1].get("transcript", ()))
+        return interrupted_turn(self.question, self.answer, self.stop_message) if self.question else ()
 
     def run_events(self) -> tuple[Any, ...]:
         """The run's events as objects, for a view to replay (unreadable ones are skipped)."""
@@ -158,10 +162,19 @@ class RunRecord(BaseModel):
         return tuple(out)
 
 
+def interrupted_turn(question: str, partial: str, reason: str) -> tuple[Message, ...]:
+    """A question that ended without an answer, as the chat goes on: the question, then what the
+    model had said before it stopped, closed by a note saying it was cut short and why."""
+    marker = prompts.INTERRUPTED_ANSWER.format(reason=reason.strip() or "the run stopped")
+    said = partial.strip()
+    return ({"role": "user", "content": question},
+            {"role": "assistant", "content": f"{said}\n\n{marker}" if said else marker})
+
+
 @dataclasses.dataclass(frozen=True)
 class ChatSoFar:
     chat_id: str
-    history: tuple[Message, ...]  # the messages of its answered questions, oldest first
+    history: tuple[Message, ...]  # the messages of its questions (answered or interrupted), oldest first
 
 
 def workspace_key(workspace: str | Path) -> str:

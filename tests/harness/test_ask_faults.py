@@ -3,6 +3,7 @@ faults of issue 25 that end before or around the model."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -48,3 +49,32 @@ def test_continuing_a_corrupt_run_says_it_exists_and_where_it_was_moved(
     assert str(aside) in done.stderr and aside.is_file() and not record.exists()
     assert "no saved run named" not in done.stderr and "Traceback" not in done.stderr
     assert done.stdout == ""
+
+
+def test_a_question_stopped_by_ctrl_c_stays_in_the_chat_that_continue_last_goes_on_with(
+        small_model: Path, project: Path, burrow_home: Path, tmp_path: Path) -> None:
+    """Fault 2: the interrupted question and its partial answer, marked as cut short, are in the
+    prompt of `ask --continue last`, so "go on" has something to go on from."""
+    from app.harness import events as ev
+    from app.harness.session import Session
+    from app.llm.scripted import ScriptedModel
+    from app.settings import Settings
+
+    question = "Which function trims the title of a note?"
+    model = ScriptedModel(["The title is trimmed by normalise_title in notekeeper/models.py, which"], chunk_chars=6)
+    with Session.open(project, model, Settings(n_threads=1), paths=app_paths()) as session:
+        run, said = session.ask(question), ""
+        for event in run:
+            said += event.text if isinstance(event, ev.ModelTextStreamed) else ""
+            if "trimmed by" in said:
+                with pytest.raises(KeyboardInterrupt):
+                    run.throw(KeyboardInterrupt)  # Ctrl-C while the answer streams, as in `ask`
+                break
+    done = ask(burrow_home, project, "--continue", "last", "--max-steps", "1", "--trace",
+               str(tmp_path / "trace.jsonl"), "Go on where you stopped.")
+    assert done.returncode == 0, done.stderr
+    trace = [json.loads(line) for line in (tmp_path / "trace.jsonl").read_text().splitlines()]
+    first_prompt = next(e["text"] for e in trace if e["event"] == "prompt")
+    assert question in first_prompt and "The title is trimmed by" in first_prompt
+    assert "[interrupted before the answer was finished: Stopped on request.]" in first_prompt
+    assert first_prompt.index(question) < first_prompt.index("Go on where you stopped.")
