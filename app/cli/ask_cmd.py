@@ -101,6 +101,7 @@ def _saved_or_default(saved: str | None) -> Path:
 def _ask(question: str, args: argparse.Namespace, session: Any, chat: Any) -> int:
     from app.harness.events import RunStopped, StopReason
     from app.harness.prompts import stop_message
+    from app.harness.session import QuestionRefusedError
 
     report = _JsonReport()
     with ExitStack() as stack:
@@ -114,6 +115,8 @@ def _ask(question: str, args: argparse.Namespace, session: Any, chat: Any) -> in
             stopped = RunStopped(StopReason.CANCELLED, stop_message(StopReason.CANCELLED))
             report.add(stopped)
             printer.show(stopped)
+        except QuestionRefusedError as exc:  # too long, or nothing to answer from: the model never ran
+            return _fail(f"ask: {exc}", EXIT_USAGE)
     if args.json:
         print(json.dumps(report.as_dict(), ensure_ascii=False))
     return _exit_code(report.stopped_reason)

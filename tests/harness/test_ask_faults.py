@@ -78,3 +78,54 @@ def test_a_question_stopped_by_ctrl_c_stays_in_the_chat_that_continue_last_goes_
     assert question in first_prompt and "The title is trimmed by" in first_prompt
     assert "[interrupted before the answer was finished: Stopped on request.]" in first_prompt
     assert first_prompt.index(question) < first_prompt.index("Go on where you stopped.")
+
+
+def test_a_question_too_long_for_the_model_is_refused_before_it_runs(
+        small_model: Path, project: Path, burrow_home: Path, tmp_path: Path) -> None:
+    """Fault 4: exit 2 with the question's size and the limit; no run, no prompt, no empty answer."""
+    from app.harness.records import RunStore
+
+    question = "Why does the note store keep a list? " * 1352  # 50,024 characters
+    done = ask(burrow_home, project, "--json", "--trace", str(tmp_path / "trace.jsonl"), question)
+    assert done.returncode == 2, done.stderr
+    assert "The question is too long for the model:" in done.stderr and f"({len(question.strip()):,} characters)" in done.stderr
+    assert "at most " in done.stderr and "context of " in done.stderr and "Traceback" not in done.stderr
+    assert done.stdout == "" and RunStore(app_paths()).list_runs(project) == []
+    events = [json.loads(line)["event"] for line in (tmp_path / "trace.jsonl").read_text().splitlines()]
+    assert "prompt" not in events and "run_started" not in events
+
+
+@pytest.mark.parametrize("files", [{}, {"logo.png": b"\x89PNG\r\n\x1a\n\x00\x00", "empty.py": b""}])
+def test_a_folder_with_nothing_readable_is_said_so_without_asking_the_model(
+        small_model: Path, tmp_path: Path, burrow_home: Path, files: dict[str, bytes]) -> None:
+    """Fault 9: no invented 'main.py, lines 1-5'; exit 2 and why."""
+    from app.harness.records import RunStore
+
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    done = ask(burrow_home, folder, "--trace", str(tmp_path / "trace.jsonl"), "What does main.py do?")
+    assert done.returncode == 2, done.stderr
+    assert f"There is nothing to answer from: the folder {folder} has no readable text files" in done.stderr
+    assert ("1 binary" in done.stderr) == bool(files) and done.stdout == ""
+    assert "prompt" not in (tmp_path / "trace.jsonl").read_text()
+    assert RunStore(app_paths()).list_runs(folder) == []
+
+
+def test_the_session_refuses_both_before_the_model_so_the_window_shows_why(tmp_path: Path, project: Path) -> None:
+    """Faults 4 and 9 through the Session the window runs its questions with (its worker shows a
+    BurrowError's message in the chat and the notice bar)."""
+    from app.harness.session import QuestionRefusedError, Session
+    from app.llm.scripted import ScriptedModel
+    from app.settings import Settings
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for folder, question, words in [(empty, "What is this?", "There is nothing to answer from"),
+                                    (project, "why? " * 10_000, "The question is too long for the model")]:
+        model = ScriptedModel([], context_length=4096)
+        with Session.open(folder, model, Settings(n_threads=1), paths=app_paths()) as session:
+            with pytest.raises(QuestionRefusedError, match=words):
+                list(session.ask(question))
+        assert model.requests == [] and model.warmed == []
