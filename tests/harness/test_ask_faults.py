@@ -88,7 +88,8 @@ def test_a_question_too_long_for_the_model_is_refused_before_it_runs(
     question = "Why does the note store keep a list? " * 1352  # 50,024 characters
     done = ask(burrow_home, project, "--json", "--trace", str(tmp_path / "trace.jsonl"), question)
     assert done.returncode == 2, done.stderr
-    assert "The question is too long for the model:" in done.stderr and f"({len(question.strip()):,} characters)" in done.stderr
+    assert "The question is too long for the model:" in done.stderr
+    assert f"({len(question.strip()):,} characters)" in done.stderr
     assert "at most " in done.stderr and "context of " in done.stderr and "Traceback" not in done.stderr
     assert done.stdout == "" and RunStore(app_paths()).list_runs(project) == []
     events = [json.loads(line)["event"] for line in (tmp_path / "trace.jsonl").read_text().splitlines()]
