@@ -9,6 +9,7 @@ from typing import Any
 from app.harness.grounding import Support
 from app.llm.base import Usage
 from app.values import LineSpan, Message
+from app.workspace import SkippedFolder
 
 
 class StopReason(str, Enum):
@@ -40,6 +41,8 @@ class IndexReady:
     changed: int
     removed: int
     seconds: float
+    skipped: tuple[tuple[str, int], ...] = ()  # (reason, files and folders): keys of index SKIP_WORDS
+    skipped_folders: tuple[SkippedFolder, ...] = ()  # folders left out whole, named
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from app.llm.base import Usage
 from app.paths import AppPaths
 from app.storage import atomic_write_text
 from app.values import LineSpan, Message
+from app.workspace import SkippedFolder
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +62,8 @@ def _plain(value: Any) -> Any:
         return {"path": value.path, "start_line": value.start_line, "end_line": value.end_line}
     if isinstance(value, Usage):
         return {**dataclasses.asdict(value), "prompt_total": value.prompt_total}
+    if isinstance(value, SkippedFolder):
+        return dataclasses.asdict(value)
     if isinstance(value, (tuple, list)):
         return [_plain(v) for v in value]
     if isinstance(value, Enum):
@@ -77,6 +80,9 @@ def event_from_dict(data: dict[str, Any]) -> Any:
     for name in ("spans", "citations"):
         if name in kwargs:
             kwargs[name] = tuple(LineSpan(**s) for s in kwargs[name])
+    if cls is ev.IndexReady:
+        kwargs["skipped"] = tuple((str(k), int(n)) for k, n in kwargs.get("skipped", ()))
+        kwargs["skipped_folders"] = tuple(SkippedFolder(**f) for f in kwargs.get("skipped_folders", ()))
     if cls is ev.RunStopped and "reason" in kwargs:
         kwargs["reason"] = ev.StopReason(kwargs["reason"])
     if cls is ev.AnswerCompleted:

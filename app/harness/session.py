@@ -122,7 +122,8 @@ class Session:
         while (item := updates.get()) is not None:
             if isinstance(item, IndexStats):
                 stats = item
-                yield IndexReady(item.files, item.chunks, item.changed, item.removed, item.seconds)
+                yield IndexReady(item.files, item.chunks, item.changed, item.removed, item.seconds,
+                                 item.skipped, item.skipped_folders)
             elif item[0] == item[1] or item[0] - shown >= max(1, item[1] // PROGRESS_STEPS):
                 shown = item[0]
                 yield IndexProgress(*item)

@@ -82,9 +82,13 @@ class IndexStats:
     skipped_folders: tuple[SkippedFolder, ...] = ()  # folders left out whole (also counted in skipped)
 
     def describe_skipped(self) -> str:
-        """'' when nothing was skipped, else e.g. 'skipped: 2 unreadable, 1 binary; folders: locked/ (...)'."""
-        if not self.skipped:
-            return ""
-        text = "skipped: " + ", ".join(f"{n} {SKIP_WORDS[k]}" for k, n in self.skipped)
-        folders = ", ".join(f.describe() for f in self.skipped_folders)
-        return text + (f"; folders: {folders}" if folders else "")
+        return describe_skipped(self.skipped, self.skipped_folders)
+
+
+def describe_skipped(skipped: tuple[tuple[str, int], ...], folders: tuple[SkippedFolder, ...]) -> str:
+    """'' when nothing was skipped, else e.g. 'skipped: 2 unreadable, 1 binary; folders: locked/ (...)'."""
+    if not skipped:
+        return ""
+    text = "skipped: " + ", ".join(f"{n} {SKIP_WORDS[k]}" for k, n in skipped)
+    named = ", ".join(f.describe() for f in folders)
+    return text + (f"; folders: {named}" if named else "")
