@@ -4,6 +4,7 @@ faults of issue 25 that end before or around the model."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -130,3 +131,26 @@ def test_the_session_refuses_both_before_the_model_so_the_window_shows_why(tmp_p
             with pytest.raises(QuestionRefusedError, match=words):
                 list(session.ask(question))
         assert model.requests == [] and model.warmed == []
+
+
+def test_ask_goes_on_past_an_unreadable_folder_as_a_user_without_root(
+        small_model: Path, project: Path, burrow_home: Path) -> None:
+    """Fault 1: a `chmod 000` folder once ended every ask in a traceback (ToolExecutionError)."""
+    from tests.workspace._nonroot import as_non_root
+
+    locked = project / "locked"
+    locked.mkdir()
+    (locked / "notes.py").write_text("MAX_NOTE_LENGTH = 1\n")
+    os.chmod(locked, 0)
+    try:
+        env = {"BURROW_HOME": str(burrow_home), "PATH": "/usr/bin:/bin", "QT_QPA_PLATFORM": "offscreen"}
+        argv = [sys.executable, "-m", "app", "ask", "--workspace", str(project), "--model", str(small_model),
+                "--json", "--max-steps", "2", "What is the default maximum note length?"]
+        done = subprocess.run(as_non_root(argv), cwd=ROOT, env=env, capture_output=True, text=True, timeout=150)
+    finally:
+        os.chmod(locked, 0o755)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "permission denied" not in done.stderr
+    report = json.loads(done.stdout)
+    assert report["stopped_reason"] in ("answered", "step_budget") and report["tool_calls"]
+    assert all(call["ok"] for call in report["tool_calls"])
