@@ -150,7 +150,10 @@ class _Printer:
         elif isinstance(event, ev.RunStopped) and event.message and event.reason != "answered":
             _note(event.message)
         elif isinstance(event, ev.IndexProgress):
-            _note(f"[indexing the workspace: {event.done}/{event.total} files]")
+            from app.index.values import describe_wait
+
+            _note(f"[{describe_wait(event.done, event.total)}]" if event.waiting else
+                  f"[indexing the workspace: {event.done}/{event.total} files]")
         elif isinstance(event, ev.IndexReady) and (event.changed or event.removed):
             _note(f"[index: {event.files} files, {event.chunks} chunks; {event.changed} read, "
                   f"{event.removed} removed in {event.seconds:.1f} s]")

@@ -57,7 +57,7 @@ def _index(ws: Workspace, settings: Settings, *, rebuild: bool) -> tuple[IndexSt
 
     index = CodeIndex.open(ws, settings)
     progress = ProgressLine()
-    stats = (index.rebuild if rebuild else index.refresh)(progress)
+    stats = (index.rebuild if rebuild else index.refresh)(progress, WaitNote())
     progress.finish()
     where = str(index.database) if index.database else "(in memory: the data dir is inside the workspace)"
     index.close()
@@ -91,6 +91,21 @@ def _report(stats: IndexStats, where: str) -> dict[str, object]:
         "skipped_folders": [{"path": f.rel, "reason": f.reason} for f in stats.skipped_folders],
         "database": where,
     }
+
+
+class WaitNote:
+    """`waiting for another Burrow process that is indexing this folder (120/400 files)` on
+    stderr, each time that process's figures change."""
+
+    def __init__(self) -> None:
+        self._last: tuple[int, int] | None = None
+
+    def __call__(self, done: int, total: int) -> None:
+        from app.index.values import describe_wait
+
+        if (done, total) != self._last:
+            self._last = (done, total)
+            print(describe_wait(done, total), file=sys.stderr, flush=True)
 
 
 class ProgressLine:

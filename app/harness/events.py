@@ -26,10 +26,12 @@ class StopReason(str, Enum):
 
 @dataclass(frozen=True)
 class IndexProgress:
-    """The code index is being brought up to date before a question (files done of files to do)."""
+    """The code index is being brought up to date before a question (files done of files to do).
+    With `waiting`, another process is building it: this one waits, and those are its figures."""
 
     done: int
     total: int
+    waiting: bool = False
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ import logging
 import queue
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from app.errors import BurrowError
@@ -33,6 +34,14 @@ from app.workspace import Workspace, check_folder
 
 log = logging.getLogger(__name__)
 PROGRESS_STEPS = 50  # progress events per refresh, at most (a big tree has thousands of files)
+
+
+@dataclass(frozen=True)
+class _Waiting:
+    """Another process holds the index lock: how far that one is."""
+
+    done: int
+    total: int
 
 
 class QuestionRefusedError(BurrowError):
@@ -115,12 +124,16 @@ class Session:
         Returns what the refresh did (None without an index, or when it failed)."""
         if self._code_search is None:
             return None
-        updates: queue.Queue[tuple[int, int] | IndexStats | None] = queue.Queue()
+        updates: queue.Queue[tuple[int, int] | _Waiting | IndexStats | None] = queue.Queue()
         worker = threading.Thread(target=self._refresh_into, args=(updates,), daemon=True)
         worker.start()
-        shown, stats = 0, None
+        shown, stats, waited = 0, None, None
         while (item := updates.get()) is not None:
-            if isinstance(item, IndexStats):
+            if isinstance(item, _Waiting):
+                if item != waited:  # polled every fraction of a second: said when it moved
+                    waited = item
+                    yield IndexProgress(item.done, item.total, waiting=True)
+            elif isinstance(item, IndexStats):
                 stats = item
                 yield IndexReady(item.files, item.chunks, item.changed, item.removed, item.seconds,
                                  item.skipped, item.skipped_folders)
@@ -132,7 +145,8 @@ class Session:
 
     def _refresh_into(self, updates: queue.Queue) -> None:
         try:
-            updates.put(self._code_search.refresh(self.workspace, lambda done, total: updates.put((done, total))))
+            updates.put(self._code_search.refresh(self.workspace, lambda done, total: updates.put((done, total)),
+                                                  lambda done, total: updates.put(_Waiting(done, total))))
         except Exception:  # the index is a help: without it search_code says what failed
             log.exception("refreshing the code index failed")
         finally:

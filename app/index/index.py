@@ -73,15 +73,16 @@ class CodeIndex:
         self._store.close()
 
     # building ----------------------------------------------------------------------------------
-    def refresh(self, progress: Progress | None = None) -> IndexStats:
-        """Bring the index up to date: index added and changed files, drop removed ones."""
+    def refresh(self, progress: Progress | None = None, waiting: Progress | None = None) -> IndexStats:
+        """Bring the index up to date: index added and changed files, drop removed ones. While
+        another process is indexing this workspace, `waiting` hears how far that one is."""
         with self._mutex:
-            return self._guarded(lambda: self._refresh(progress, False))
+            return self._guarded(lambda: self._refresh(progress, False, waiting))
 
-    def rebuild(self, progress: Progress | None = None) -> IndexStats:
+    def rebuild(self, progress: Progress | None = None, waiting: Progress | None = None) -> IndexStats:
         """Forget everything and index the whole workspace again."""
         with self._mutex:
-            return self._guarded(lambda: self._refresh(progress, True))
+            return self._guarded(lambda: self._refresh(progress, True, waiting))
 
     def ensure_built(self, progress: Progress | None = None) -> IndexStats | None:
         """Build on first use; an index built before is used as it is (None)."""
@@ -96,9 +97,9 @@ class CodeIndex:
                 self._store.reset()
             return work()
 
-    def _refresh(self, progress: Progress | None, rebuild: bool) -> IndexStats:
+    def _refresh(self, progress: Progress | None, rebuild: bool, waiting: Progress | None = None) -> IndexStats:
         started = time.perf_counter()
-        with self._store.locked():
+        with self._store.locked(waiting):
             rebuilt = rebuild or not self._store.current() or self._store.rebuilt
             if rebuild or not self._store.current():
                 self._store.reset()
@@ -141,6 +142,7 @@ class CodeIndex:
             if done % step == 0:
                 self._store.commit()
                 self._store.begin()
+            self._store.note_progress(done, len(todo))  # for a process waiting for the lock
             if progress is not None:
                 progress(done, len(todo))
 

@@ -85,6 +85,12 @@ class IndexStats:
         return describe_skipped(self.skipped, self.skipped_folders)
 
 
+def describe_wait(done: int, total: int) -> str:
+    """What a process waiting for another one's index build says, with that one's progress."""
+    where = f"{done}/{total} files" if total else "listing its files"
+    return f"waiting for another Burrow process that is indexing this folder ({where})"
+
+
 def describe_skipped(skipped: tuple[tuple[str, int], ...], folders: tuple[SkippedFolder, ...]) -> str:
     """'' when nothing was skipped, else e.g. 'skipped: 2 unreadable, 1 binary; folders: locked/ (...)'."""
     if not skipped:
