@@ -37,7 +37,7 @@ def test_single_call_prints_the_content(tmp_path: Path, ws: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[1] == "1| def main():"
     refused = _tool(tmp_path, "--workspace", str(ws), "read_file", '{"path": ".env"}')
-    assert refused.returncode == 0 and "secrets policy" in refused.stdout
+    assert refused.returncode == 1 and "secrets policy" in refused.stdout
 
 
 def test_batch_from_stdin_answers_each_line_in_order(tmp_path: Path, ws: Path) -> None:
@@ -49,7 +49,7 @@ def test_batch_from_stdin_answers_each_line_in_order(tmp_path: Path, ws: Path) -
         {"id": "e", "name": "list_dir", "arguments": ""},
     ]
     done = _tool(tmp_path, "--workspace", str(ws), "--batch", "-", stdin="\n".join(map(json.dumps, calls)) + "\n")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1, done.stderr  # some calls failed: every line is still answered
     rows = [json.loads(line) for line in done.stdout.splitlines()]
     assert [r["id"] for r in rows] == list("abcde")
     assert [r["ok"] for r in rows] == [True, False, False, False, True]
@@ -57,6 +57,28 @@ def test_batch_from_stdin_answers_each_line_in_order(tmp_path: Path, ws: Path) -
     with Workspace(ws, Settings()) as w:  # content is exactly what the model receives
         expected = ToolExecutor(w, Settings()).run("a", "search_text", calls[0]["arguments"]).content
     assert rows[0]["content"] == expected
+
+
+@pytest.mark.parametrize("name,arguments", [
+    ("read_file", '{"path": "src/main.py", '),  # bad JSON
+    ("read_file", '{"path": "../etc/passwd"}'),  # a path with '..'
+    ("no_such_tool", "{}"),  # an unknown tool
+    ("read_file", '{"path": "src/missing.py"}'),  # a tool error
+    ("read_file", '{"path": "src/main.py", "colour": 1}'),  # arguments the schema refuses
+])
+def test_a_failed_call_exits_1_with_the_reason_on_stdout(tmp_path: Path, ws: Path, name: str, arguments: str) -> None:
+    """Issue 25, fault 5: scripts can tell a failed call from a good one by the exit status."""
+    done = _tool(tmp_path, "--workspace", str(ws), name, arguments)
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    assert done.stdout.strip() and "ok=false" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_batch_whose_calls_all_succeed_exits_0(tmp_path: Path, ws: Path) -> None:
+    calls = [{"id": "a", "name": "list_dir", "arguments": "{}"},
+             {"id": "b", "name": "read_file", "arguments": '{"path": "src/main.py"}'}]
+    done = _tool(tmp_path, "--workspace", str(ws), "--batch", "-", stdin="\n".join(map(json.dumps, calls)) + "\n")
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line)["ok"] for line in done.stdout.splitlines()] == [True, True]
 
 
 def test_batch_from_file(tmp_path: Path, ws: Path) -> None:

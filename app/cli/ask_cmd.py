@@ -101,6 +101,7 @@ def _saved_or_default(saved: str | None) -> Path:
 def _ask(question: str, args: argparse.Namespace, session: Any, chat: Any) -> int:
     from app.harness.events import RunStopped, StopReason
     from app.harness.prompts import stop_message
+    from app.harness.session import QuestionRefusedError
 
     report = _JsonReport()
     with ExitStack() as stack:
@@ -114,6 +115,8 @@ def _ask(question: str, args: argparse.Namespace, session: Any, chat: Any) -> in
             stopped = RunStopped(StopReason.CANCELLED, stop_message(StopReason.CANCELLED))
             report.add(stopped)
             printer.show(stopped)
+        except QuestionRefusedError as exc:  # too long, or nothing to answer from: the model never ran
+            return _fail(f"ask: {exc}", EXIT_USAGE)
     if args.json:
         print(json.dumps(report.as_dict(), ensure_ascii=False))
     return _exit_code(report.stopped_reason)
@@ -147,7 +150,10 @@ class _Printer:
         elif isinstance(event, ev.RunStopped) and event.message and event.reason != "answered":
             _note(event.message)
         elif isinstance(event, ev.IndexProgress):
-            _note(f"[indexing the workspace: {event.done}/{event.total} files]")
+            from app.index.values import describe_wait
+
+            _note(f"[{describe_wait(event.done, event.total)}]" if event.waiting else
+                  f"[indexing the workspace: {event.done}/{event.total} files]")
         elif isinstance(event, ev.IndexReady) and (event.changed or event.removed):
             _note(f"[index: {event.files} files, {event.chunks} chunks; {event.changed} read, "
                   f"{event.removed} removed in {event.seconds:.1f} s]")

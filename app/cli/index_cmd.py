@@ -2,7 +2,9 @@
 
     python -m app index --workspace DIR [--json] [--rebuild]
 
-Prints files, chunks and seconds (one JSON object with --json). Exit 0, or 2 on a usage error.
+Prints files, chunks and seconds, and what was skipped by reason (unreadable, not UTF-8, ignored,
+binary, too big), naming the folders left out whole; one JSON object with --json. Exit 0, or 2 on a
+usage error.
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ def _index(ws: Workspace, settings: Settings, *, rebuild: bool) -> tuple[IndexSt
 
     index = CodeIndex.open(ws, settings)
     progress = ProgressLine()
-    stats = (index.rebuild if rebuild else index.refresh)(progress)
+    stats = (index.rebuild if rebuild else index.refresh)(progress, WaitNote())
     progress.finish()
     where = str(index.database) if index.database else "(in memory: the data dir is inside the workspace)"
     index.close()
@@ -70,6 +72,8 @@ def _print_report(stats: IndexStats, where: str, *, as_json: bool) -> None:
         f"files {stats.files}, chunks {stats.chunks}, seconds {stats.seconds:.2f} "
         f"({stats.changed} changed, {stats.removed} removed)"
     )
+    if stats.skipped:
+        print(stats.describe_skipped())
     if stats.truncated:
         print("note: the walk stopped at the walk_max_entries setting; some files are not indexed")
 
@@ -83,8 +87,25 @@ def _report(stats: IndexStats, where: str) -> dict[str, object]:
         "removed": stats.removed,
         "rebuilt": stats.rebuilt,
         "truncated": stats.truncated,
+        "skipped": dict(stats.skipped),
+        "skipped_folders": [{"path": f.rel, "reason": f.reason} for f in stats.skipped_folders],
         "database": where,
     }
+
+
+class WaitNote:
+    """`waiting for another Burrow process that is indexing this folder (120/400 files)` on
+    stderr, each time that process's figures change."""
+
+    def __init__(self) -> None:
+        self._last: tuple[int, int] | None = None
+
+    def __call__(self, done: int, total: int) -> None:
+        from app.index.values import describe_wait
+
+        if (done, total) != self._last:
+            self._last = (done, total)
+            print(describe_wait(done, total), file=sys.stderr, flush=True)
 
 
 class ProgressLine:

@@ -4,7 +4,9 @@
     python -m app tool --workspace DIR --batch FILE|-
 
 Batch lines are {"id", "name", "arguments"} with `arguments` the model's raw string; each gives one
-output line {"id", "ok", "content"}, in order. Exit 0 when the calls ran, 2 on a usage error.
+output line {"id", "ok", "content"}, in order. Exit 0 when every call succeeded, 1 when a call failed
+(bad JSON or arguments, a path the workspace refuses, an unknown tool, a tool error: the output says
+why, as the model would read it), 2 on a usage error.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from app.harness.calls import ToolExecutor
 
-USAGE_ERROR = 2
+CALL_FAILED, USAGE_ERROR = 1, 2
 
 
 class BatchLineError(ValueError):
@@ -53,8 +55,7 @@ def run(args: argparse.Namespace) -> int:
     executor = _executor(args.workspace)
     if executor is None:
         return USAGE_ERROR
-    _serve(executor, args, calls)
-    return 0
+    return 0 if _serve(executor, args, calls) else CALL_FAILED
 
 
 def _arg_problem(args: argparse.Namespace) -> str | None:
@@ -65,26 +66,30 @@ def _arg_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _serve(executor: ToolExecutor, args: argparse.Namespace, calls: list[BatchCall]) -> None:
-    """List the tools, run the one call named, or run the batch's calls."""
+def _serve(executor: ToolExecutor, args: argparse.Namespace, calls: list[BatchCall]) -> bool:
+    """List the tools, run the one call named, or run the batch's calls; False when a call failed."""
     if args.list:
         print(json.dumps(executor.schemas(), indent=2))
-    elif args.batch is None:
+        return True
+    if args.batch is None:
         outcome = executor.run("cli", args.name, args.json_args)
         print(outcome.content)
         if not outcome.ok:
             print("(the call failed: ok=false)", file=sys.stderr)
-    else:
-        _run_batch(executor, calls)
+        return outcome.ok
+    return _run_batch(executor, calls)
 
 
-def _run_batch(executor: ToolExecutor, calls: list[BatchCall]) -> None:
-    """One JSON line per call, written as each call finishes."""
+def _run_batch(executor: ToolExecutor, calls: list[BatchCall]) -> bool:
+    """One JSON line per call, written as each call finishes; False when any call failed."""
+    all_ok = True
     for call in calls:
         outcome = executor.run(call.id, call.name, call.arguments)
+        all_ok = all_ok and outcome.ok
         line = {"id": call.id, "ok": outcome.ok, "content": outcome.content}
         sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
         sys.stdout.flush()
+    return all_ok
 
 
 def _executor(workspace: str):

@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject, Signal
 from app.errors import BurrowError
 from app.gui.chat_view import ChatTurn, ChatView, answered_turn
 from app.gui.controller import ControllerState, NoticeKind, SessionController
-from app.gui.status import NoticeBar, ProgressLine
+from app.gui.status import NoticeBar, ProgressLine, index_status
 from app.gui.widgets import ActivityPanel, QuestionEdit
 from app.gui.workers import RunWorker
 
@@ -62,6 +62,7 @@ class RunPresenter(QObject):
         self.calls: list[ToolCallCompleted | ToolCallRefused] = []
         self.streamed_chunks = 0
         self._chat_id = ""
+        self.index_line = ""  # what the index skipped, said after the run (issue 25, fault 6)
 
     # commands ----------------------------------------------------------------------------
     def send(self) -> bool:
@@ -161,6 +162,8 @@ class RunPresenter(QObject):
 
         if isinstance(event, IndexProgress):
             self._phase(INDEXING.format(done=event.done, total=event.total))
+        else:
+            self.index_line = index_status(event) if event.skipped else ""
 
     def _on_worker_textStreamed(self, text: str) -> None:
         self.streamed_chunks += 1
@@ -201,7 +204,7 @@ class RunPresenter(QObject):
         if self.last_stop is not None:  # what was said while it ran no longer holds
             self.views.notices.put(NoticeKind.RUN, "")
         self.controller.finish_run()
-        self.views.progress.end(self._summary())
+        self.views.progress.end(" ".join(filter(None, (self._summary(), self.index_line))))
         self.runFinished.emit(self.last_stop)
 
     def _summary(self) -> str:

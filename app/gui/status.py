@@ -5,14 +5,28 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QWidget
 
 from app.gui.controller import NoticeKind
 
+if TYPE_CHECKING:
+    from app.harness.events import IndexReady
+
 NOTICE_STYLE = "background:#fdecea;color:#611a15;padding:6px;border-radius:4px"
 TICK_MS = 1000
+INDEX_STATUS = "Index: {files} files, {chunks} chunks; {skipped}."
+
+
+def index_status(ready: IndexReady) -> str:
+    """How the code index stands after the refresh before a question, with what it left out and
+    why (an unreadable folder is named), for the status line."""
+    from app.index.values import describe_skipped
+
+    skipped = describe_skipped(ready.skipped, ready.skipped_folders) or "nothing skipped"
+    return INDEX_STATUS.format(files=ready.files, chunks=ready.chunks, skipped=skipped)
 
 
 class NoticeBar(QLabel):

@@ -10,6 +10,7 @@ from app.harness.grounding import PathLink
 from app.harness.verdict import ShownLine, Support
 from app.llm.base import Usage
 from app.values import LineSpan, Message
+from app.workspace import SkippedFolder
 
 
 class StopReason(str, Enum):
@@ -26,10 +27,12 @@ class StopReason(str, Enum):
 
 @dataclass(frozen=True)
 class IndexProgress:
-    """The code index is being brought up to date before a question (files done of files to do)."""
+    """The code index is being brought up to date before a question (files done of files to do).
+    With `waiting`, another process is building it: this one waits, and those are its figures."""
 
     done: int
     total: int
+    waiting: bool = False
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,8 @@ class IndexReady:
     changed: int
     removed: int
     seconds: float
+    skipped: tuple[tuple[str, int], ...] = ()  # (reason, files and folders): keys of index SKIP_WORDS
+    skipped_folders: tuple[SkippedFolder, ...] = ()  # folders left out whole, named
 
 
 @dataclass(frozen=True)

@@ -66,6 +66,9 @@ SOURCES_LINE = "Sources: {citations}"
 NO_SOURCE_NOTE = ("Not backed: no line Burrow read in this workspace states this answer, "
                   "so treat it as a guess.")
 UNVERIFIED_NOTE = "Not found in this workspace: {names}."
+# Closes the reply of a question that ended without an answer (Stop, Ctrl-C, a failure) when the
+# chat goes on, so a follow-up such as "go on" has the question and what was said before the stop.
+INTERRUPTED_ANSWER = "[interrupted before the answer was finished: {reason}]"
 
 # How far the lines Burrow read back an answer, as the window and `ask` say it.
 SUPPORT_LABELS = {

@@ -20,12 +20,14 @@ from pydantic import BaseModel, Field, ValidationError
 
 from app.errors import BurrowError
 from app.harness import events as ev
+from app.harness import prompts
 from app.harness.grounding import PathLink
 from app.harness.verdict import ShownLine, Support
 from app.llm.base import Usage
 from app.paths import AppPaths
 from app.storage import atomic_write_text
 from app.values import LineSpan, Message
+from app.workspace import SkippedFolder
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +47,7 @@ EVENT_KINDS: dict[type, str] = {
 }
 _KIND_TYPES = {kind: cls for cls, kind in EVENT_KINDS.items()}
 EXCERPT_CHARS = 160
+CORRUPT_SUFFIX = ".corrupt"  # a record that does not parse is renamed to <id>.json.corrupt
 
 
 def event_to_dict(event: Any) -> dict[str, Any]:
@@ -60,6 +63,8 @@ def _plain(value: Any) -> Any:
         return {"path": value.path, "start_line": value.start_line, "end_line": value.end_line}
     if isinstance(value, Usage):
         return {**dataclasses.asdict(value), "prompt_total": value.prompt_total}
+    if isinstance(value, SkippedFolder):
+        return dataclasses.asdict(value)
     if isinstance(value, (tuple, list)):
         return [_plain(v) for v in value]
     if isinstance(value, (ShownLine, PathLink)):  # the verdict's lines and the answer's links
@@ -78,6 +83,9 @@ def event_from_dict(data: dict[str, Any]) -> Any:
     for name in ("spans", "citations"):
         if name in kwargs:
             kwargs[name] = tuple(LineSpan(**s) for s in kwargs[name])
+    if cls is ev.IndexReady:
+        kwargs["skipped"] = tuple((str(k), int(n)) for k, n in kwargs.get("skipped", ()))
+        kwargs["skipped_folders"] = tuple(SkippedFolder(**f) for f in kwargs.get("skipped_folders", ()))
     if cls is ev.RunStopped and "reason" in kwargs:
         kwargs["reason"] = ev.StopReason(kwargs["reason"])
     if cls is ev.AnswerCompleted:
@@ -149,9 +157,12 @@ class RunRecord(BaseModel):
                           chat_id=self.chat_id or self.id)
 
     def transcript(self) -> tuple[Message, ...]:
-        """This run's messages as the chat continues from them (empty without an answer)."""
+        """This run's messages as the chat continues from them. A run that ended without an answer
+        (interrupted, a failure) keeps its question and what was said, marked as unfinished."""
         answers = [e for e in self.events if e.get("event") == "answer"]
-        return tuple(answers[-1].get("transcript", ())) if answers else ()
+        if answers:
+            return tuple(answers[-1].get("transcript", ()))
+        return interrupted_turn(self.question, self.answer, self.stop_message) if self.question else ()
 
     def run_events(self) -> tuple[Any, ...]:
         """The run's events as objects, for a view to replay (unreadable ones are skipped)."""
@@ -164,10 +175,19 @@ class RunRecord(BaseModel):
         return tuple(out)
 
 
+def interrupted_turn(question: str, partial: str, reason: str) -> tuple[Message, ...]:
+    """A question that ended without an answer, as the chat goes on: the question, then what the
+    model had said before it stopped, closed by a note saying it was cut short and why."""
+    marker = prompts.INTERRUPTED_ANSWER.format(reason=reason.strip() or "the run stopped")
+    said = partial.strip()
+    return ({"role": "user", "content": question},
+            {"role": "assistant", "content": f"{said}\n\n{marker}" if said else marker})
+
+
 @dataclasses.dataclass(frozen=True)
 class ChatSoFar:
     chat_id: str
-    history: tuple[Message, ...]  # the messages of its answered questions, oldest first
+    history: tuple[Message, ...]  # the messages of its questions (answered or interrupted), oldest first
 
 
 def workspace_key(workspace: str | Path) -> str:
@@ -212,21 +232,24 @@ class RunStore:
         return ChatSoFar(chat_id, history)
 
     def load(self, run_id: str) -> RunRecord:
-        """A saved run with its events; BurrowError when it is missing or was corrupt."""
+        """A saved run with its events; BurrowError when it is missing, or (saying where it went)
+        when its record could not be read and was set aside, now or earlier."""
         if not run_id or "/" in run_id or "\\" in run_id or run_id.startswith("."):
             raise BurrowError(f"no saved run named {run_id!r}")
         for path in self.root.glob(f"*/{run_id}.json"):
             record = self._read(path)
             if record is None:
-                raise BurrowError(f"saved run {run_id} was unreadable and has been set aside")
+                raise _unreadable_run(run_id, self.set_aside[-1])
             return record
+        for aside in self.root.glob(f"*/{run_id}.json{CORRUPT_SUFFIX}"):
+            raise _unreadable_run(run_id, aside)
         raise BurrowError(f"no saved run named {run_id!r}")
 
     def _read(self, path: Path) -> RunRecord | None:
         try:
             return RunRecord.model_validate_json(path.read_bytes())
         except (OSError, ValueError, ValidationError) as exc:
-            aside = path.with_name(path.name + ".corrupt")
+            aside = path.with_name(path.name + CORRUPT_SUFFIX)
             try:
                 path.replace(aside)
             except OSError:
@@ -234,6 +257,11 @@ class RunStore:
             self.set_aside.append(aside)
             log.warning("run record %s is corrupt (%s); set aside as %s", path.name, exc, aside.name)
             return None
+
+
+def _unreadable_run(run_id: str, aside: Path) -> BurrowError:
+    return BurrowError(f"saved run {run_id} exists but could not be read (its record is damaged); "
+                       f"it was set aside as {aside}")
 
 
 class RunRecorder:

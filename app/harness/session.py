@@ -18,9 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.errors import BurrowError
+from app.harness.budget import ContextBudget
 from app.harness.calls import ToolExecutor
 from app.harness.events import IndexProgress, IndexReady, RunEvent
-from app.harness.loop import run_question
+from app.harness.first_prompt import system_message
+from app.harness.loop import run_question, tool_policy
 from app.harness.records import ChatSoFar, RunRecorder, RunStore
 from app.index.values import IndexStats
 from app.llm.base import ChatModel
@@ -36,18 +38,24 @@ log = logging.getLogger(__name__)
 PROGRESS_STEPS = 50  # progress events per refresh, at most (a big tree has thousands of files)
 
 
+@dataclass(frozen=True)
+class _Waiting:
+    """Another process holds the index lock: how far that one is."""
+
+    done: int
+    total: int
+
+
+class QuestionRefusedError(BurrowError):
+    """A question is not sent to the model: it cannot fit its context, or the workspace holds
+    nothing to answer from. The message says why and what to do (ask exits 2; the window shows it)."""
+
+
 def open_toolbox(folder: Path | str, settings: Settings, registry: ToolRegistry | None = None,
                  code_search: CodeSearch | None = None) -> ToolExecutor:
     """The tools over a checked workspace folder (WorkspaceError says why a folder is refused)."""
     registry = registry or default_tools(code_search)
     return ToolExecutor(Workspace(check_folder(folder), settings), settings, registry)
-
-
-@dataclass(frozen=True)
-class _Refreshed:
-    """The end of a refresh: what it did, or None when it failed (search_code will say why)."""
-
-    stats: IndexStats | None
 
 
 class Session:
@@ -79,39 +87,73 @@ class Session:
         """The run's events, the last one a RunStopped; the run is recorded when paths were given.
         With `chat`, the question continues that chat (its history is in the prompt)."""
         recorder = RunRecorder(self._paths) if self._paths is not None else None
-        refreshed = _Refreshed(None)
-        for event in self._refresh_index():
-            if isinstance(event, _Refreshed):
-                refreshed = event
-            else:
-                yield event
+        self._check_length(question)
+        stats = yield from self._refresh_index()
+        self._check_readable(stats)
         # The refresh walked the tree; the run's path checks use that walk instead of a second one.
-        tools = self.tools.with_files(refreshed.stats.paths) if refreshed.stats else self.tools
+        tools = self.tools.with_files(stats.paths) if stats is not None else self.tools
         yield from run_question(question, tools=tools, model=self.model, settings=self.settings,
                                 cancel=cancel, recorder=recorder, history=chat.history if chat else (),
                                 chat_id=chat.chat_id if chat else "")
 
-    def _refresh_index(self) -> Iterator[RunEvent | _Refreshed]:
+    def _check_length(self, question: str) -> None:
+        """Refuse, before the model runs, a question that leaves no room in its context for the
+        instructions, the tool schemas and the lines Burrow reads for it."""
+        context = min(self.settings.n_ctx, self.model.context_length or self.settings.n_ctx)
+        budget = ContextBudget(self.model.count_tokens, context)
+        specs = () if tool_policy(self.settings, self.model) == "retrieval" else tuple(self.tools.schemas())
+        fixed = budget.measure([system_message(), {"role": "user", "content": ""}], specs)
+        room = context - self.settings.context_reserve_tokens - self.settings.intro_index_tokens - fixed
+        tokens = budget.tokens(question)
+        if tokens > room:
+            raise QuestionRefusedError(
+                f"The question is too long for the model: {tokens:,} tokens ({len(question):,} characters), "
+                f"and at most {max(0, room):,} fit in its context of {context:,} tokens beside Burrow's "
+                "instructions, the lines it reads and the answer. Shorten the question (or raise the "
+                "context size in Settings).")
+
+    def _check_readable(self, stats: IndexStats | None) -> None:
+        """Refuse a question about a workspace with no text to read: a model asked anyway invents
+        files and lines. Without an index, the folder's listing decides."""
+        if stats is not None:
+            if stats.chunks:
+                return
+        elif self._code_search is not None or self.workspace.file_list(1):
+            return  # the index failed (it was logged): the tools will say what they can read
+        skipped = f" ({stats.describe_skipped()})" if stats is not None and stats.skipped else ""
+        raise QuestionRefusedError(
+            f"There is nothing to answer from: the folder {self.workspace.root} has no readable "
+            f"text files{skipped}. Choose the folder that holds the code.")
+
+    def _refresh_index(self) -> Iterator[RunEvent]:
         """Bring the code index up to date before the question (only changed files are read), with
-        progress; the build runs on its own thread so its progress can be yielded as it goes."""
+        progress; the build runs on its own thread so its progress can be yielded as it goes.
+        Returns what the refresh did (None without an index, or when it failed)."""
         if self._code_search is None:
-            return
-        updates: queue.Queue[tuple[int, int] | IndexStats | None] = queue.Queue()
+            return None
+        updates: queue.Queue[tuple[int, int] | _Waiting | IndexStats | None] = queue.Queue()
         worker = threading.Thread(target=self._refresh_into, args=(updates,), daemon=True)
         worker.start()
-        shown = 0
+        shown, stats, waited = 0, None, None
         while (item := updates.get()) is not None:
-            if isinstance(item, IndexStats):
-                yield IndexReady(item.files, item.chunks, item.changed, item.removed, item.seconds)
-                yield _Refreshed(item)
+            if isinstance(item, _Waiting):
+                if item != waited:  # polled every fraction of a second: said when it moved
+                    waited = item
+                    yield IndexProgress(item.done, item.total, waiting=True)
+            elif isinstance(item, IndexStats):
+                stats = item
+                yield IndexReady(item.files, item.chunks, item.changed, item.removed, item.seconds,
+                                 item.skipped, item.skipped_folders)
             elif item[0] == item[1] or item[0] - shown >= max(1, item[1] // PROGRESS_STEPS):
                 shown = item[0]
                 yield IndexProgress(*item)
         worker.join()
+        return stats
 
     def _refresh_into(self, updates: queue.Queue) -> None:
         try:
-            updates.put(self._code_search.refresh(self.workspace, lambda done, total: updates.put((done, total))))
+            updates.put(self._code_search.refresh(self.workspace, lambda done, total: updates.put((done, total)),
+                                                  lambda done, total: updates.put(_Waiting(done, total))))
         except Exception:  # the index is a help: without it search_code says what failed
             log.exception("refreshing the code index failed")
         finally:

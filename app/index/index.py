@@ -20,10 +20,10 @@ from app.index import ranking
 from app.index.chunking import ChunkLimits, chunk_file
 from app.index.store import ChunkRow, FileState, Store, database_path
 from app.index.terms import name_term, path_terms, term_string
-from app.index.values import Chunk, ChunkHit, ChunkKind, IndexStats, Progress
+from app.index.values import SKIP_WORDS, Chunk, ChunkHit, ChunkKind, IndexStats, Progress
 from app.paths import app_paths
 from app.settings import Settings
-from app.workspace import Entry, Workspace
+from app.workspace import Entry, Listing, MissingPathError, UnreadablePathError, Workspace
 from app.workspace.values import split_lines
 
 _WALK_DEPTH = 64  # as Workspace.file_list: deeper trees are not code anyone asks about
@@ -74,15 +74,16 @@ class CodeIndex:
         self._store.close()
 
     # building ----------------------------------------------------------------------------------
-    def refresh(self, progress: Progress | None = None) -> IndexStats:
-        """Bring the index up to date: index added and changed files, drop removed ones."""
+    def refresh(self, progress: Progress | None = None, waiting: Progress | None = None) -> IndexStats:
+        """Bring the index up to date: index added and changed files, drop removed ones. While
+        another process is indexing this workspace, `waiting` hears how far that one is."""
         with self._mutex:
-            return self._guarded(lambda: self._refresh(progress, False))
+            return self._guarded(lambda: self._refresh(progress, False, waiting))
 
-    def rebuild(self, progress: Progress | None = None) -> IndexStats:
+    def rebuild(self, progress: Progress | None = None, waiting: Progress | None = None) -> IndexStats:
         """Forget everything and index the whole workspace again."""
         with self._mutex:
-            return self._guarded(lambda: self._refresh(progress, True))
+            return self._guarded(lambda: self._refresh(progress, True, waiting))
 
     def _guarded(self, work: Callable[[], IndexStats]) -> IndexStats:
         try:
@@ -93,9 +94,9 @@ class CodeIndex:
                 self._store.reset()
             return work()
 
-    def _refresh(self, progress: Progress | None, rebuild: bool) -> IndexStats:
+    def _refresh(self, progress: Progress | None, rebuild: bool, waiting: Progress | None = None) -> IndexStats:
         started = time.perf_counter()
-        with self._store.locked():
+        with self._store.locked(waiting):
             rebuilt = rebuild or not self._store.current() or self._store.rebuilt
             if rebuild or not self._store.current():
                 self._store.reset()
@@ -103,13 +104,17 @@ class CodeIndex:
             listing = self._ws.list_tree(".", _WALK_DEPTH, files_only=True)
             known = self._store.file_states()
             entries = {e.rel: e for e in listing.entries}
-            todo = [e for e in entries.values() if _state(e) != known.get(e.rel, (0, None))[1]]
+            changed = [e for e in entries.values() if _state(e) != known.get(e.rel, (0, None))[1]]
+            # a chmod changes neither size nor mtime: files unreadable last time are tried again
+            retry = [entries[r] for r in self._store.skipped_paths("unreadable") - {e.rel for e in changed}
+                     if r in entries]
             gone = [file_id for rel, (file_id, _) in known.items() if rel not in entries]
-            self._write(todo, gone, known, progress)
+            self._write(changed + retry, gone, known, progress)
+            skipped = _skipped(listing, self._store.skipped_counts())
         files, chunks = self._store.counts()
         seconds = time.perf_counter() - started
-        return IndexStats(files, chunks, seconds, len(todo), len(gone), rebuilt, listing.truncated,
-                          tuple(e.rel for e in listing.entries))
+        return IndexStats(files, chunks, seconds, len(changed), len(gone), rebuilt, listing.truncated,
+                          skipped, listing.skipped_folders, paths=tuple(e.rel for e in listing.entries))
 
     def _write(self, todo: list[Entry], gone: list[int], known: dict, progress: Progress | None) -> None:
         self._store.begin()
@@ -130,24 +135,30 @@ class CodeIndex:
         for done, entry in enumerate(todo, 1):
             if entry.rel in known:
                 self._store.remove_file(known[entry.rel][0])
-            self._store.add_file(entry.rel, _state(entry), self._rows(entry, limits))
+            self._store.add_file(entry.rel, _state(entry), *self._rows(entry, limits))
             if done % step == 0:
                 self._store.commit()
                 self._store.begin()
+            self._store.note_progress(done, len(todo))  # for a process waiting for the lock
             if progress is not None:
                 progress(done, len(todo))
 
-    def _rows(self, entry: Entry, limits: ChunkLimits) -> list[ChunkRow]:
-        """The file's chunks as rows; a file the rules refuse, binary or too big gives none."""
+    def _rows(self, entry: Entry, limits: ChunkLimits) -> tuple[list[ChunkRow], str]:
+        """The file's chunks as rows, and why there are none (a key of SKIP_WORDS) when it is
+        too big, unreadable, refused by the rules or binary ('' when it is gone or empty)."""
         if entry.size > self._settings.index_max_file_bytes:
-            return []
+            return [], "too_big"
         try:
             doc = self._ws.read_text(entry.rel)
-        except BurrowError:  # refused (secret, hard link) or gone since the walk
-            return []
+        except UnreadablePathError:
+            return [], "unreadable"
+        except MissingPathError:  # gone since the walk: the next refresh drops it
+            return [], ""
+        except BurrowError:  # refused by the rules (hard link, special file)
+            return [], "refused"
         if doc.binary:
-            return []
-        return _to_rows(entry.rel, chunk_file(entry.rel, split_lines(doc.text), limits))
+            return [], "binary"
+        return _to_rows(entry.rel, chunk_file(entry.rel, split_lines(doc.text), limits)), ""
 
     # searching ---------------------------------------------------------------------------------
     def search(self, query: str, limit: int = 8, references: int = 0) -> tuple[ChunkHit, ...]:
@@ -197,6 +208,12 @@ def _limits(settings: Settings) -> ChunkLimits:
         settings.index_chunk_max_lines,
         settings.index_config_max_lines,
     )
+
+
+def _skipped(listing: Listing, in_store: dict[str, int]) -> tuple[tuple[str, int], ...]:
+    """Per reason, what the walk left out and the files the index holds without text."""
+    counts = {k: listing.hidden.get(k) + in_store.get(k, 0) for k in SKIP_WORDS}
+    return tuple((k, n) for k, n in counts.items() if n)
 
 
 def _state(entry: Entry) -> FileState:

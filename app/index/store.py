@@ -1,7 +1,9 @@
 """The index on disk: one SQLite file per workspace (FTS5 for ranking, plain tables for the rest).
 
 Concurrency: WAL lets readers search while a writer refreshes; writers take an exclusive lock on
-a file beside the database, so two Burrow processes never interleave their changes. A database
+a file beside the database, so two Burrow processes never interleave their changes. The writer
+keeps its progress in that file, so a process waiting for the lock can say how far the other one
+is (it polls every LOCK_POLL_S; opening a store never waits for the lock). A database
 that cannot be read, or one written by another schema or other settings, is deleted and rebuilt
 under that lock: the index is a cache, and losing it costs one build, never an error.
 """
@@ -12,17 +14,23 @@ import contextlib
 import hashlib
 import os
 import sqlite3
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-SCHEMA_VERSION = "5"  # also when the terms change: old terms would not match new queries
+SCHEMA_VERSION = "6"  # also when the terms change: old terms would not match new queries
 # Our terms are lowercase words, identifiers with '_' and dotted names: FTS5 must keep them whole.
 _TOKENIZER = "unicode61 remove_diacritics 2 tokenchars '_.'"
+# How often a process waiting for another one's index lock looks again (and reports its progress):
+# a refresh of an unchanged tree takes ~0.3 s, so a longer wait would mostly be idle.
+LOCK_POLL_S = 0.2
+_PROGRESS_BYTES = 32  # "done total" at the start of the lock file, padded
+Waiting = Callable[[int, int], None]  # (files the other process has done, files it has to do)
 _SCHEMA = f"""
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER NOT NULL,
-                   mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL);
+                   mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, skipped TEXT NOT NULL DEFAULT '');
 CREATE TABLE chunks(id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, start INTEGER NOT NULL,
                     end INTEGER NOT NULL, kind TEXT NOT NULL, symbol TEXT NOT NULL,
                     text TEXT NOT NULL);
@@ -74,6 +82,7 @@ class Store:
         self.path = path  # None: in memory (the data dir lies inside the workspace)
         self._fingerprint = fingerprint
         self._conn = self._connect()
+        self._lock_fd = -1  # the lock file while this store holds the lock
         self.rebuilt = self._prepare()
 
     # opening -----------------------------------------------------------------------------------
@@ -89,11 +98,12 @@ class Store:
         return conn
 
     def _prepare(self) -> bool:
-        """Make the schema current; True when it had to start from nothing."""
+        """Make the schema current; True when it had to start from nothing. Never waits: while
+        another process holds the lock, the next refresh resets it (it takes the lock, reporting)."""
         if self.current():
             return False
-        with self.locked():
-            if not self.current():  # another process may have rebuilt it while we waited
+        with self.locked(wait=False) as held:
+            if held and not self.current():  # another process may have rebuilt it meanwhile
                 self.reset()
                 return True
         return False
@@ -111,7 +121,10 @@ class Store:
     @property
     def complete(self) -> bool:
         """A build has finished at least once (else a search would see a partial index)."""
-        return self._meta("complete") == "1"
+        try:
+            return self.current() and self._meta("complete") == "1"
+        except sqlite3.DatabaseError:
+            return False
 
     def _meta(self, key: str) -> str | None:
         row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -136,21 +149,33 @@ class Store:
 
     # locking -----------------------------------------------------------------------------------
     @contextlib.contextmanager
-    def locked(self) -> Iterator[None]:
-        """Exclusive across processes; reconnects when another process replaced the file."""
+    def locked(self, waiting: Waiting | None = None, wait: bool = True) -> Iterator[bool]:
+        """Exclusive across processes; reconnects when another process replaced the file. While
+        another process holds it, `waiting` hears that one's progress; with wait=False it yields
+        False at once instead of waiting (True when held)."""
         if self.path is None:
-            yield
+            yield True
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(f"{self.path}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
-            _lock(fd)
+            if not _lock(fd, waiting, wait):
+                yield False
+                return
+            self._lock_fd = fd
+            self.note_progress(0, 0)  # what a waiter reads until the files to do are known
             if self._replaced():
                 self._conn.close()
                 self._conn = self._connect()
-            yield
+            yield True
         finally:
+            self._lock_fd = -1
             os.close(fd)  # closing the descriptor releases the lock
+
+    def note_progress(self, done: int, total: int) -> None:
+        """Tell processes waiting for the lock how far this one is (files done of files to do)."""
+        if self._lock_fd >= 0:
+            os.pwrite(self._lock_fd, f"{done} {total}".ljust(_PROGRESS_BYTES).encode(), 0)
 
     def _replaced(self) -> bool:
         return _inode(self.path) != self._inode
@@ -159,6 +184,15 @@ class Store:
     def file_states(self) -> dict[str, tuple[int, FileState]]:
         rows = self._conn.execute("SELECT path, id, size, mtime_ns, inode FROM files")
         return {p: (i, FileState(s, m, n)) for p, i, s, m, n in rows}
+
+    def skipped_counts(self) -> dict[str, int]:
+        """Files kept in the index without text, per reason (binary, too_big, unreadable, ...)."""
+        rows = self._conn.execute("SELECT skipped, count(*) FROM files WHERE skipped != '' GROUP BY skipped")
+        return dict(rows.fetchall())
+
+    def skipped_paths(self, reason: str) -> set[str]:
+        rows = self._conn.execute("SELECT path FROM files WHERE skipped = ?", (reason,))
+        return {r[0] for r in rows}
 
     def counts(self) -> tuple[int, int]:
         files = self._conn.execute("SELECT count(*) FROM files").fetchone()[0]
@@ -192,10 +226,11 @@ class Store:
         self._conn.execute("DELETE FROM chunks WHERE file_id = ?", (file_id,))
         self._conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
 
-    def add_file(self, rel: str, state: FileState, rows: list[ChunkRow]) -> None:
+    def add_file(self, rel: str, state: FileState, rows: list[ChunkRow], skipped: str = "") -> None:
+        """A file and its chunks; `skipped` says why a file has none (binary, too_big, ...)."""
         cur = self._conn.execute(
-            "INSERT INTO files(path, size, mtime_ns, inode) VALUES (?, ?, ?, ?)",
-            (rel, state.size, state.mtime_ns, state.inode),
+            "INSERT INTO files(path, size, mtime_ns, inode, skipped) VALUES (?, ?, ?, ?, ?)",
+            (rel, state.size, state.mtime_ns, state.inode, skipped),
         )
         if not rows:
             return
@@ -225,15 +260,36 @@ def _inode(path: Path | None) -> int:
         return -1
 
 
-def _lock(fd: int) -> None:
+def _lock(fd: int, waiting: Waiting | None, wait: bool) -> bool:
+    """Take the lock; while another process holds it, report its progress every LOCK_POLL_S.
+    False only when wait=False and the lock is taken."""
     try:
         import fcntl
-    except ImportError:  # Windows: msvcrt locks a byte range; blocking mode retries for ~10 s
+    except ImportError:  # Windows: msvcrt locks a byte range (no progress is reported there)
         import msvcrt
 
         while True:
             with contextlib.suppress(OSError):
-                msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
-                return
-    else:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+                msvcrt.locking(fd, msvcrt.LK_LOCK if wait else msvcrt.LK_NBLCK, 1)
+                return True
+            if not wait:
+                return False
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if not wait:
+                return False
+        if waiting is not None:
+            waiting(*_read_progress(fd))
+        time.sleep(LOCK_POLL_S)
+
+
+def _read_progress(fd: int) -> tuple[int, int]:
+    """The lock holder's (done, total); (0, 0) while it lists files or before it wrote any."""
+    try:
+        done, total = os.pread(fd, _PROGRESS_BYTES, 0).split()[:2]
+        return int(done), int(total)
+    except (OSError, ValueError):
+        return 0, 0

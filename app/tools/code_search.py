@@ -51,11 +51,13 @@ class CodeSearch:
         self._indexes: weakref.WeakKeyDictionary[Workspace, CodeIndex] = weakref.WeakKeyDictionary()
         self._fresh: weakref.WeakSet[Workspace] = weakref.WeakSet()
 
-    def refresh(self, ws: Workspace, progress: Progress | None = None) -> IndexStats:
-        """Bring the workspace's index up to date: only changed, added and removed files."""
+    def refresh(self, ws: Workspace, progress: Progress | None = None,
+                waiting: Progress | None = None) -> IndexStats:
+        """Bring the workspace's index up to date: only changed, added and removed files (while
+        another process indexes it, `waiting` hears that one's progress)."""
         if ws not in self._indexes:
             self._indexes[ws] = self._opener(ws)
-        stats = self._indexes[ws].refresh(progress)
+        stats = self._indexes[ws].refresh(progress, waiting)
         self._fresh.add(ws)
         return stats
 

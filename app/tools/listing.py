@@ -14,6 +14,7 @@ from app.workspace.lexical import has_control_chars
 from app.workspace.values import HIDDEN_REASONS
 
 MAX_DEPTH = 6
+MAX_NAMED_FOLDERS = 10  # skipped folders named in one listing; the rest are counted
 
 
 class ListDirArgs(BaseModel):
@@ -59,7 +60,18 @@ def _entry_lines(ws: Workspace, args: ListDirArgs, listing: Listing) -> list[str
     lines += [_entry_line(e) for e in page]
     if binary:
         lines.append(f"skipped: {binary} binary files (read_file on one reports its type and size)")
-    return lines + _hidden_lines(listing) + _more_entries(args, rel, len(entries), len(page))
+    return (lines + _hidden_lines(listing) + skipped_folder_lines(listing)
+            + _more_entries(args, rel, len(entries), len(page)))
+
+
+def skipped_folder_lines(listing: Listing) -> list[str]:
+    """Name the folders left out whole: nothing in them is listed, searched or indexed."""
+    folders = listing.skipped_folders
+    if not folders:
+        return []
+    named = ", ".join(f.describe() for f in folders[:MAX_NAMED_FOLDERS])
+    more = f", and {len(folders) - MAX_NAMED_FOLDERS} more" if len(folders) > MAX_NAMED_FOLDERS else ""
+    return [f"skipped folders (nothing in them is listed, searched or indexed): {named}{more}"]
 
 
 def _more_entries(args: ListDirArgs, rel: str, count: int, shown: int) -> list[str]:
@@ -120,8 +132,9 @@ def _policy_note(ws: Workspace) -> str:
 
 def _scan_notes(scan: FileScan) -> list[str]:
     notes: list[str] = []
-    if scan.unprintable:
-        notes.append(f"while walking, hidden: {scan.unprintable} {HIDDEN_REASONS['unprintable']}")
+    for reason, count in (("not_utf8", scan.not_utf8), ("unprintable", scan.unprintable)):
+        if count:
+            notes.append(f"while walking, hidden: {count} {HIDDEN_REASONS[reason]}")
     if scan.refused:
         notes.append(f"left out: {scan.refused} matching files refused by the workspace rules")
     if scan.more:

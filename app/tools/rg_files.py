@@ -28,11 +28,12 @@ class FoundFile:
 @dataclass(frozen=True)
 class FileScan:
     files: tuple[FoundFile, ...]  # sorted like a walk: folder by folder
-    unprintable: int  # names with control characters or not valid UTF-8
+    unprintable: int  # names with control characters
     refused: int  # names the workspace would not open (escaping symlink, hard link, unreadable)
     more: bool  # rg had more matching paths than we asked for
     timed_out: bool
     seen: int  # matching paths rg reported (before the workspace rules)
+    not_utf8: int = 0  # names that are not valid UTF-8
 
 
 def scan_files(ws: Workspace, pattern: str, regex: re.Pattern[str], want: int) -> FileScan:
@@ -45,15 +46,16 @@ def scan_files(ws: Workspace, pattern: str, regex: re.Pattern[str], want: int) -
     if not run.lines and run.returncode == 2 and run.stderr.strip():
         raise ToolExecutionError(f"listing files failed: {' '.join(run.stderr.split())[:300]}")
     found: list[FoundFile] = []
-    unprintable = refused = 0
+    unprintable = refused = not_utf8 = 0
     for raw in run.lines:
         verdict = _judge(ws, raw, regex, on_name)
         unprintable += verdict == "unprintable"
+        not_utf8 += verdict == "not_utf8"
         refused += verdict == "refused"
         if isinstance(verdict, FoundFile):
             found.append(verdict)
     found.sort(key=lambda f: f.rel.split("/"))
-    return FileScan(tuple(found), unprintable, refused, run.more, run.timed_out, len(run.lines))
+    return FileScan(tuple(found), unprintable, refused, run.more, run.timed_out, len(run.lines), not_utf8)
 
 
 def _argv(ws: Workspace, pattern: str, sort: bool = False) -> list[str]:
@@ -77,8 +79,10 @@ def _argv(ws: Workspace, pattern: str, sort: bool = False) -> list[str]:
 def _judge(ws: Workspace, raw: bytes, regex: re.Pattern[str], on_name: bool) -> FoundFile | str | None:
     try:
         rel = ws.normalize(raw.decode("utf-8"))
-    except (UnicodeDecodeError, PathRefusedError):
-        return "unprintable"  # control characters, undecodable bytes: never shown
+    except UnicodeDecodeError:
+        return "not_utf8"  # never shown: no tool could open it by a name we could write
+    except PathRefusedError:
+        return "unprintable"  # control characters: never shown
     if rel == "." or not regex.match(rel.rsplit("/", 1)[-1] if on_name else rel):
         return None
     if ws.is_secret(rel):

@@ -21,6 +21,13 @@ def has_control_chars(text: str) -> bool:
     return _CONTROL.search(text) is not None
 
 
+def escaped_name(name: str) -> str:
+    """A name safe to show: bytes that are not UTF-8 (os.fsdecode's surrogates) and control
+    characters written as `\\xNN`, so a listing can name a file no tool may open by that name."""
+    raw = name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", raw)
+
+
 def split_relative(path: str, max_chars: int) -> tuple[str, ...]:
     """Check a workspace-relative path and return its segments; () means the workspace root."""
     if not isinstance(path, str):

@@ -16,9 +16,18 @@ HIDDEN_REASONS: dict[str, str] = {
     "ignored": ".gitignored",
     "binary": "binary",
     "vcs": "version-control folder (.git)",
+    "unreadable": "unreadable (permission denied)",
+    "not_utf8": "with a name that is not valid UTF-8",
     "unprintable": "with control characters in the name",
     "symlink": "symlink (not followed)",
     "special": "not a regular file (pipe, socket or device)",
+}
+
+# Why a folder was left out whole, in a few words after its name.
+SKIPPED_FOLDER_REASONS: dict[str, str] = {
+    "unreadable": "unreadable: permission denied",
+    "not_utf8": "name not valid UTF-8",
+    "unprintable": "control characters in the name",
 }
 
 
@@ -63,12 +72,26 @@ class HiddenCounts:
 
 
 @dataclass(frozen=True)
+class SkippedFolder:
+    """A folder a walk left out with everything in it, named so a person can find it: unreadable,
+    or with a name that is not valid UTF-8 or holds control characters (escaped, as `caf\\xe9`)."""
+
+    rel: str  # workspace-relative; escaped, so it may not be a path the tools accept
+    reason: str  # a key of HIDDEN_REASONS: unreadable, not_utf8 or unprintable
+
+    def describe(self) -> str:
+        return f"{self.rel}/ ({SKIPPED_FOLDER_REASONS[self.reason]})"
+
+
+@dataclass(frozen=True)
 class Listing:
-    """A directory level or a walk: entries in sorted order, what was hidden, whether it was cut."""
+    """A directory level or a walk: entries in sorted order, what was hidden, whether it was cut,
+    and the folders left out whole (also counted in `hidden`)."""
 
     entries: tuple[Entry, ...]
     hidden: HiddenCounts
     truncated: bool = False
+    skipped_folders: tuple[SkippedFolder, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,10 @@ from app.errors import PathRefusedError, ToolExecutionError, WorkspaceError
 from app.settings import Settings
 from app.workspace.content import SNIFF_BYTES, Sniffed, decode, sniff
 from app.workspace.ignore import IgnoreLayer, is_ignored, parse_gitignore
-from app.workspace.lexical import has_control_chars, join_parts, split_relative
+from app.workspace.lexical import escaped_name, has_control_chars, join_parts, split_relative
 from app.workspace.opener import BeneathOpener, EscapeError
 from app.workspace.secrets import SecretsRule
-from app.workspace.values import Entry, HiddenCounts, Listing, TextFile
+from app.workspace.values import Entry, HiddenCounts, Listing, SkippedFolder, TextFile
 
 _FILE_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY
@@ -30,6 +30,10 @@ _SURROGATE = re.compile("[\udc80-\udcff]")  # os.fsdecode's stand-ins for bytes 
 
 class MissingPathError(ToolExecutionError):
     """The path does not exist in the workspace (the tool suggests find_files)."""
+
+
+class UnreadablePathError(ToolExecutionError):
+    """The system refuses to open the path (permission denied); a walk skips such a folder."""
 
 
 class Workspace:
@@ -145,11 +149,12 @@ class Workspace:
         rel = join_parts(parts)
         if parts and self._secrets.matches_dir(rel):
             raise PathRefusedError(f"{rel} is refused by the secrets policy")
-        counter: Counter[str] = Counter()
+        hidden = _Hidden()
         entries: list[Entry] = []
-        truncated = self._scan_tree(parts, depth, files_only, entries, counter)
+        truncated = self._scan_tree(parts, depth, files_only, entries, hidden)
         entries.sort(key=lambda e: e.rel.split("/"))
-        return Listing(tuple(entries), HiddenCounts.from_counter(counter), truncated)
+        folders = tuple(sorted(hidden.folders, key=lambda f: f.rel.split("/")))
+        return Listing(tuple(entries), HiddenCounts.from_counter(hidden.counter), truncated, folders)
 
     def file_list(self, limit: int) -> tuple[str, ...]:
         """Existing relative file paths (not secret, not ignored), sorted, at most `limit`."""
@@ -167,13 +172,20 @@ class Workspace:
         return "\n".join([f"workspace {self.name}/", *names, *tail, *hidden])
 
     def _scan_tree(self, start: tuple[str, ...], depth: int, files_only: bool,
-                   entries: list[Entry], counter: Counter[str]) -> bool:
+                   entries: list[Entry], hidden: _Hidden) -> bool:
         budget = self.settings.walk_max_entries
         pending = [(start, 1, self._layers_for(start), True)]
         seen = 0
         while pending:
             parts, level, layers, own_rules = pending.pop()
-            found, layers = self._children(parts, layers, own_rules, counter, files_only, parts == start)
+            try:
+                found, layers = self._children(parts, layers, own_rules, hidden, files_only, parts == start)
+            except (UnreadablePathError, MissingPathError, PathRefusedError) as exc:
+                if parts == start:  # the folder asked for: its tool says why it cannot be listed
+                    raise
+                if isinstance(exc, UnreadablePathError):  # made unreadable since its parent was listed
+                    hidden.skip_folder(join_parts(parts), "unreadable")
+                continue  # else removed, or swapped for a symlink, since: it is not in the workspace now
             for entry in found:
                 seen += 1
                 if seen > budget:
@@ -185,7 +197,7 @@ class Workspace:
         return False
 
     def _children(self, parts: tuple[str, ...], layers: tuple[IgnoreLayer, ...], own_rules: bool,
-                  counter: Counter[str], files_only: bool,
+                  hidden: _Hidden, files_only: bool,
                   follow: bool) -> tuple[list[Entry], tuple[IgnoreLayer, ...]]:
         """The folder's entries and the ignore layers beneath it (its own .gitignore added)."""
         # The folder asked for may be an in-workspace symlink; folders found while walking are not followed.
@@ -195,42 +207,59 @@ class Workspace:
                 listed = list(it)
             if not own_rules and any(de.name == ".gitignore" for de in listed):
                 layers += self._layer(parts)  # probing only folders that list one: an open saved per folder
-            found = [self._classify(parts, de, layers, counter, files_only) for de in listed]
+            found = [self._classify(parts, de, layers, hidden, files_only) for de in listed]
         finally:
             os.close(fd)
         return [e for e in found if e is not None], layers
 
     def _classify(self, parts: tuple[str, ...], de: os.DirEntry, layers: tuple[IgnoreLayer, ...],
-                  counter: Counter[str], files_only: bool) -> Entry | None:
-        if has_control_chars(de.name) or _undecodable(de.name):
-            return _hide(counter, "unprintable")
+                  hidden: _Hidden, files_only: bool) -> Entry | None:
+        bad_name = "not_utf8" if _undecodable(de.name) else "unprintable" if has_control_chars(de.name) else ""
+        if bad_name:  # never shown as a path; a folder is named (escaped), since all it holds goes too
+            is_dir = _is_dir_entry(de)
+            folder = join_parts((*parts, escaped_name(de.name))) if is_dir else None
+            return hidden.skip_folder(folder, bad_name) if folder else hidden.hide(bad_name)
         rel = join_parts((*parts, de.name))
         try:
             if de.is_symlink():
-                return _hide(counter, "symlink") if files_only else Entry(rel, "symlink", 0, self._link_note(rel))
+                return hidden.hide("symlink") if files_only else Entry(rel, "symlink", 0, self._link_note(rel))
             if de.is_dir(follow_symlinks=False):
-                return self._classify_dir(rel, de.name, layers, counter)
+                return self._classify_dir(rel, de.name, layers, hidden)
             if not de.is_file(follow_symlinks=False):
-                return _hide(counter, "special")
-            return self._classify_file(rel, de, layers, counter)
+                return hidden.hide("special")
+            return self._classify_file(rel, de, layers, hidden)
+        except PermissionError:  # in a folder we may list but not enter (r without x)
+            return hidden.hide("unreadable")
         except OSError:  # vanished between listing and stat: leave it out, it no longer exists
             return None
 
     def _classify_dir(self, rel: str, name: str, layers: tuple[IgnoreLayer, ...],
-                      counter: Counter[str]) -> Entry | None:
+                      hidden: _Hidden) -> Entry | None:
         if name == ".git":
-            return _hide(counter, "vcs")
+            return hidden.hide("vcs")
         if self._secrets.matches_dir(rel):
-            return _hide(counter, "secret")
-        ignored = self.settings.respect_gitignore and is_ignored(layers, rel, True)
-        return _hide(counter, "ignored") if ignored else Entry(rel, "dir")
+            return hidden.hide("secret")
+        if self.settings.respect_gitignore and is_ignored(layers, rel, True):
+            return hidden.hide("ignored")
+        if not self._can_enter(rel):  # one open per folder: a listing must not show what a walk skips
+            return hidden.skip_folder(rel, "unreadable")
+        return Entry(rel, "dir")
+
+    def _can_enter(self, rel: str) -> bool:
+        try:
+            os.close(self._opener.open(tuple(rel.split("/")), _DIR_FLAGS | os.O_NOFOLLOW))
+        except PermissionError:
+            return False
+        except OSError:  # gone or swapped since listed: the walk decides when it gets there
+            return True
+        return True
 
     def _classify_file(self, rel: str, de: os.DirEntry, layers: tuple[IgnoreLayer, ...],
-                       counter: Counter[str]) -> Entry | None:
+                       hidden: _Hidden) -> Entry | None:
         if self._secrets.matches(rel):
-            return _hide(counter, "secret")
+            return hidden.hide("secret")
         if self.settings.respect_gitignore and is_ignored(layers, rel, False):
-            return _hide(counter, "ignored")
+            return hidden.hide("ignored")
         st = de.stat(follow_symlinks=False)
         return Entry(rel, "file", st.st_size, mtime_ns=st.st_mtime_ns, inode=st.st_ino)
 
@@ -328,7 +357,7 @@ def _os_error(exc: OSError, rel: str) -> Exception:
     if code == errno.ELOOP:
         return PathRefusedError(f"{rel} is a symlink loop or a link through /proc: refused")
     if code in (errno.EACCES, errno.EPERM):
-        return ToolExecutionError(f"permission denied: {rel}")
+        return UnreadablePathError(f"permission denied: {rel}")
     if code == errno.EXDEV:
         return PathRefusedError(f"{rel} leads outside the workspace: refused")
     return ToolExecutionError(f"cannot open {rel}: {os.strerror(code) if code else exc}")
@@ -367,6 +396,24 @@ def _undecodable(name: str) -> bool:
     return not name.isascii() and _SURROGATE.search(name) is not None
 
 
-def _hide(counter: Counter[str], reason: str) -> None:
-    counter[reason] += 1
-    return None
+def _is_dir_entry(de: os.DirEntry) -> bool:
+    try:
+        return de.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+class _Hidden:
+    """What a walk left out: a count per reason (keys of HIDDEN_REASONS) and the folders named."""
+
+    def __init__(self) -> None:
+        self.counter: Counter[str] = Counter()
+        self.folders: list[SkippedFolder] = []
+
+    def hide(self, reason: str) -> None:
+        self.counter[reason] += 1
+        return None
+
+    def skip_folder(self, rel: str, reason: str) -> None:
+        self.folders.append(SkippedFolder(rel, reason))
+        return self.hide(reason)

@@ -79,11 +79,14 @@ def test_unknown_run_ids_are_a_clear_error_not_a_path(tmp_path):
 def test_every_event_survives_the_round_trip():
     from app.llm.base import Usage
     from app.values import LineSpan
+    from app.workspace import SkippedFolder
 
     spans = (LineSpan("a.py", 1, 3),)
     samples = [ev.RunStarted("r", "q", "/w", "m"), ev.PromptRendered(1, "p", 3),
                ev.ToolCallCompleted(1, "c", "read_file", {"path": "a.py"}, True, "x", 0.1, spans),
                ev.AnswerCompleted("t", spans, 2, Usage(1, 2, 3, 4.0), 1.5, True),
-               ev.RunStopped("answered", "", 2, Usage(5))]
+               ev.RunStopped("answered", "", 2, Usage(5)),
+               ev.IndexReady(3, 9, 1, 0, 0.5, (("unreadable", 2), ("binary", 1)),
+                             (SkippedFolder("locked", "unreadable"),))]
     for event in samples:
         assert event_from_dict(json.loads(json.dumps(event_to_dict(event)))) == event

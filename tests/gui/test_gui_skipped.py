@@ -1,0 +1,44 @@
+"""Issue 25 in the window, through the real loop, Session and workspace with a scripted model: the
+index's skips show in the status line (fault 6), and a question with nothing to answer from is
+refused with a clear message before the model runs (fault 9)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from app.gui.main_window import MainWindow
+from app.llm.scripted import ScriptedModel
+from tests.gui.test_gui_runs import ask
+
+
+def use_model(window: MainWindow, replies: list[str]) -> ScriptedModel:
+    window.controller.model = model = ScriptedModel(replies)
+    window.update_buttons()
+    return model
+
+
+def test_the_status_line_says_what_the_index_skipped_and_names_the_folder(
+        window: MainWindow, qtbot, project: Path) -> None:
+    bad = project / os.fsdecode(b"d\xe9j\xe0")
+    bad.mkdir()
+    (bad / "inner.py").write_text("x = 1\n")
+    (project / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    window.set_workspace(str(project))
+    use_model(window, ["Numbers are added by add in src/calc.py."])
+    ask(window, qtbot, "where are numbers added?")
+    status = window.status.text()
+    assert "Index: 3 files" in status and "skipped: 1 not UTF-8 (name), 1 binary" in status
+    assert "d\\xe9j\\xe0/ (name not valid UTF-8)" in status
+
+
+def test_an_empty_folder_is_refused_in_the_window_without_asking_the_model(
+        window: MainWindow, qtbot, tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    window.set_workspace(str(empty))
+    model = use_model(window, [])
+    ask(window, qtbot, "what does main.py do?")
+    assert "There is nothing to answer from" in window.chat.toPlainText()
+    assert "There is nothing to answer from" in window.notice.text()
+    assert model.requests == []
