@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication
 
+from app.gui.controller import SessionController
 from app.gui.main_window import MainWindow
 from app.gui.prefs import peek_theme
-from app.gui.controller import SessionController
 from app.gui.theme import apply_theme, is_dark
 from app.paths import app_paths
 
@@ -131,8 +131,8 @@ def _adopt_settings_and_workspace(window: MainWindow, options: LaunchOptions) ->
     if theme != peek_theme(window.controller.paths.settings_file):  # e.g. a broken file was reset
         window.set_dark(apply_theme(QApplication.instance(), theme))
     if options.workspace and not window.set_workspace(options.workspace) and options.smoke_question:
-        from app.gui.diagnostics import emit_json
         from app.gui.controller import NoticeKind
+        from app.gui.diagnostics import emit_json
 
         emit_json({"error": window.notice.notice(NoticeKind.WORKSPACE)})
         QApplication.instance().exit(2)

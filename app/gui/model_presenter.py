@@ -9,10 +9,10 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from app.errors import BurrowError
+from app.gui.controller import ControllerState, NoticeKind, SessionController
 from app.gui.dialogs import Dialogs
 from app.gui.model_picker import ModelPicker
 from app.gui.server_models import short_name
-from app.gui.controller import ControllerState, NoticeKind, SessionController
 from app.gui.status import NoticeBar, ProgressLine
 from app.gui.workers import Background
 

@@ -61,7 +61,7 @@ class RunPresenter(QObject):
         self.last_stop: RunStopped | None = None
         self.calls: list[ToolCallCompleted | ToolCallRefused] = []
         self.streamed_chunks = 0
-        self._chat_id = ""
+        self._chat_id = self._run_id = ""
 
     # commands ----------------------------------------------------------------------------
     def send(self) -> bool:
@@ -135,6 +135,7 @@ class RunPresenter(QObject):
     # plumbing ----------------------------------------------------------------------------
     def _reset(self, question: str) -> None:
         self.last_answer = self.last_stop = None
+        self._chat_id = self._run_id = ""
         self.calls = []
         self.streamed_chunks = 0
         self.views.notices.put(NoticeKind.RUN, "")
@@ -154,7 +155,7 @@ class RunPresenter(QObject):
         worker.finished.connect(self._on_worker_finished)
 
     def _on_worker_runStarted(self, event: RunStarted) -> None:
-        self._chat_id = event.chat_id or event.run_id
+        self._chat_id, self._run_id = event.chat_id or event.run_id, event.run_id
 
     def _on_worker_indexProgress(self, event: object) -> None:
         from app.harness.events import IndexProgress
@@ -200,6 +201,8 @@ class RunPresenter(QObject):
     def _on_worker_finished(self) -> None:
         if self.last_stop is not None:  # what was said while it ran no longer holds
             self.views.notices.put(NoticeKind.RUN, "")
+        if self.last_answer is None and self._run_id:  # its record is saved by now
+            self.controller.ended_unanswered(self._chat_id, self._run_id)
         self.controller.finish_run()
         self.views.progress.end(self._summary())
         self.runFinished.emit(self.last_stop)

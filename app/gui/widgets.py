@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.errors import WorkspaceError
-from app.gui.qt_values import ALIGN_CENTER
 from app.gui.controller import workspace_from_drop
+from app.gui.qt_values import ALIGN_CENTER
 
 if TYPE_CHECKING:  # the harness loads with the first run, Qt's event classes (and enums) with an event
     from PySide6.QtCore import QMimeData

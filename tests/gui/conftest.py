@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from app.gui.main_window import MainWindow
 from app.gui.controller import SessionController
+from app.gui.main_window import MainWindow
 from app.paths import app_paths
 
 REPO = Path(__file__).resolve().parents[2]

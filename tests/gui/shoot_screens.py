@@ -21,8 +21,8 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
-from app.gui.main_window import MainWindow
 from app.gui.controller import SessionController
+from app.gui.main_window import MainWindow
 from app.gui.theme import apply_theme
 from app.paths import app_paths
 

@@ -11,8 +11,8 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from app.errors import BurrowError, ModelLoadError
-from app.gui.main_window import MainWindow
 from app.gui.controller import ControllerState, SessionController
+from app.gui.main_window import MainWindow
 from app.gui.status import ProgressLine
 from app.llm.scripted import ScriptedModel
 from app.paths import app_paths

@@ -9,8 +9,8 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QAbstractButton, QApplication, QComboBox, QMessageBox
 
-from app.gui.main_window import MainWindow
 from app.gui.controller import SessionController
+from app.gui.main_window import MainWindow
 from app.paths import app_paths
 
 # PySide6 marks the QPoint drag-event constructor deprecated but offers no other for tests
