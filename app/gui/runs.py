@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from app.errors import BurrowError
+from app.errors import BurrowError, WorkspaceError
 from app.gui.chat_view import ChatTurn, ChatView, answered_turn
 from app.gui.controller import ControllerState, NoticeKind, SessionController
 from app.gui.status import NoticeBar, ProgressLine
@@ -70,6 +70,9 @@ class RunPresenter(QObject):
             return False
         try:
             cancel = self.controller.start_run()
+        except WorkspaceError as exc:  # a workspace notice: choosing one (any way) clears it
+            self.views.notices.put(NoticeKind.WORKSPACE, str(exc))
+            return False
         except BurrowError as exc:
             self.views.notices.put(NoticeKind.RUN, str(exc))
             return False

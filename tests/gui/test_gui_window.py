@@ -158,3 +158,37 @@ def test_the_launched_window_paints_first_and_builds_its_views_right_after(qtbot
     assert window.question.isVisible() and window.send_button.isVisible()
     qtbot.waitUntil(lambda: window.controller.workspace == project.resolve(), timeout=10000)
     assert window.recent.itemText(0) == project.name  # --workspace went through the built views
+
+
+def ask_without_a_workspace(window: MainWindow) -> None:
+    window.controller.model = object()
+    window.question.setPlainText("what is this?")
+    assert not window.runs.send()
+    assert window.notice.isVisible() and "Choose a workspace folder first" in window.notice.text()
+
+
+def test_the_workspace_notice_goes_when_a_folder_is_browsed_for(window: MainWindow,
+                                                                project: Path) -> None:
+    ask_without_a_workspace(window)
+    window.dialogs.choose_folder = lambda: str(project)
+    window.browse_button.click()
+    assert window.controller.workspace == project.resolve()
+    assert window.notice.isHidden() and "workspace" not in window.notice.text().lower()
+
+
+def test_the_workspace_notice_goes_when_a_folder_is_dropped(window: MainWindow,
+                                                            project: Path) -> None:
+    ask_without_a_workspace(window)
+    assert drop(window, [QUrl.fromLocalFile(str(project))])
+    assert window.notice.isHidden()
+
+
+def test_the_workspace_notice_goes_when_a_recent_folder_is_chosen(qtbot, home: Path, project: Path,
+                                                                  tmp_path: Path) -> None:
+    SessionController(app_paths()).set_workspace(project)
+    win = MainWindow(SessionController(app_paths(), models_home=tmp_path))
+    qtbot.addWidget(win)
+    win.show()
+    ask_without_a_workspace(win)
+    win.recent.activated.emit(0)
+    assert win.controller.workspace == project.resolve() and win.notice.isHidden()
