@@ -101,7 +101,7 @@ class CodeHighlighter(QSyntaxHighlighter):
         except ClassNotFound:
             self._lexer = None
         self._style = get_style_by_name("monokai" if dark else "friendly")
-        self._formats: dict[object, QTextCharFormat] = {}
+        self._formats: dict[object, QTextCharFormat | None] = {}
         self._starts: list[int] = []  # document position where each token starts, ascending
         self._tokens: list[tuple[int, object]] = []  # (end position, token type), in that order
         if self._lexer is not None:
@@ -116,7 +116,7 @@ class CodeHighlighter(QSyntaxHighlighter):
         """Token spans by document position (toPlainText keeps one character per position, and
         the unprocessed tokens keep the text's own offsets)."""
         for start, token, value in self._lexer.get_tokens_unprocessed(text + "\n"):
-            if value and start < len(text):
+            if value and start < len(text) and self._format(token) is not None:
                 self._starts.append(start)
                 self._tokens.append((start + len(value), token))
 
@@ -133,15 +133,18 @@ class CodeHighlighter(QSyntaxHighlighter):
                 self.setFormat(first - begin, last - first, self._format(token))
             i += 1
 
-    def _format(self, token: object) -> QTextCharFormat:
+    def _format(self, token: object) -> QTextCharFormat | None:
+        """The token's colours; None for plain text (whitespace, most names), which is left as
+        is: fewer setFormat calls for Qt to lay out."""
         if token not in self._formats:
             style, fmt = self._style.style_for_token(token), QTextCharFormat()
             if style["color"]:
                 fmt.setForeground(QColor(f"#{style['color']}"))
             if style["bold"]:
                 fmt.setFontWeight(QFont.Weight.Bold)
-            fmt.setFontItalic(bool(style["italic"]))
-            self._formats[token] = fmt
+            if style["italic"]:
+                fmt.setFontItalic(True)
+            self._formats[token] = fmt if fmt.propertyCount() else None
         return self._formats[token]
 
 
