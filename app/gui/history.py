@@ -6,8 +6,8 @@ import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QListWidget, QListWidgetItem, QWidget
+from PySide6.QtCore import QSize, Signal
+from PySide6.QtWidgets import QListWidget, QListWidgetItem, QStyledItemDelegate, QWidget
 
 from app.gui.qt_values import USER_ROLE
 
@@ -29,6 +29,7 @@ class HistoryPanel(QListWidget):
         super().__init__(parent)
         self.setAccessibleName("Past chats")
         self.setWordWrap(False)  # each line of a row is elided at the pane's edge instead
+        self.setItemDelegate(_PaneWideRows(self))
         self.setAlternatingRowColors(True)
         self.itemActivated.connect(self._on_self_itemActivated)
         self.itemClicked.connect(self._on_self_itemActivated)
@@ -60,6 +61,14 @@ def _chats(runs: Sequence[RunSummary]) -> list[list[RunSummary]]:
     for run in runs:
         chats.setdefault(run.chat_id or run.id, []).append(run)
     return list(chats.values())
+
+
+class _PaneWideRows(QStyledItemDelegate):
+    """Rows as wide as the pane, not as their text: a list lays rows out at their widest text
+    and scrolls sideways to it, so without this nothing would be elided."""
+
+    def sizeHint(self, option, index) -> QSize:  # noqa: N802 (Qt's name)
+        return QSize(0, super().sizeHint(option, index).height())
 
 
 def _title(question: str) -> str:

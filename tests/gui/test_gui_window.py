@@ -219,6 +219,9 @@ def test_a_very_long_question_takes_one_line_in_history(window: MainWindow) -> N
     height = window.history.visualItemRect(long_row).height()
     assert height == window.history.visualItemRect(short_row).height()
     assert height < 4 * window.history.fontMetrics().lineSpacing()
+    # elided at the pane's edge: no wider than the pane, nothing to scroll sideways to
+    assert window.history.visualItemRect(long_row).width() <= window.history.viewport().width()
+    assert window.history.horizontalScrollBar().maximum() == 0
     tip = long_row.toolTip()
     assert tip.startswith("why does\nthis question go on") and "Because." in tip
     assert len(tip) < 3000 and f"{len(question):,} characters" in tip  # bounded, and says so
