@@ -129,8 +129,8 @@ def flag_unverified(html_text: str, names: Iterable[str]) -> str:
 def support_html(support: str, unverified: Iterable[str], copy_index: int | None) -> str:
     """The line under an answer: its support badge (the harness's words), the names it uses that
     the workspace lacks, and a Copy link."""
-    from app.harness.prompts import SUPPORT_LABELS
     from app.harness.grounding import Support
+    from app.harness.prompts import SUPPORT_LABELS
 
     parts = []
     if support:

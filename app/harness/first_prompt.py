@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.harness import prompts
-from app.harness.calls import CallOutcome, Toolbox
 from app.harness.budget import question_stems, rank_hits
+from app.harness.calls import CallOutcome, Toolbox
 from app.harness.events import RunEvent, ToolCallCompleted, ToolCallProposed
 from app.index.intent import intent_of
 from app.index.languages import language_for

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from app.harness import prompts
+from app.harness.budget import ContextBudget
 from app.harness.calls import Toolbox
 from app.harness.citations import (
     Evidence,
@@ -25,7 +26,6 @@ from app.harness.citations import (
     read_args_for,
     verify_answer,
 )
-from app.harness.budget import ContextBudget
 from app.harness.events import (
     AnswerCompleted,
     ContextElided,

@@ -17,9 +17,9 @@ from pathlib import Path
 
 from app.errors import BurrowError
 from app.index import ranking
+from app.index.chunking import ChunkLimits, chunk_file
 from app.index.store import ChunkRow, FileState, Store, database_path
 from app.index.terms import path_terms, term_string
-from app.index.chunking import ChunkLimits, chunk_file
 from app.index.values import Chunk, ChunkHit, ChunkKind, IndexStats, Progress
 from app.paths import app_paths
 from app.settings import Settings

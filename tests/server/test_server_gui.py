@@ -16,8 +16,8 @@ pytestmark = pytest.mark.real_model
 
 @pytest.fixture
 def window(qtbot, burrow_home: Path, llama_server: RunningServer):
-    from app.gui.main_window import MainWindow
     from app.gui.controller import SessionController
+    from app.gui.main_window import MainWindow
     from app.paths import app_paths
     from app.settings import Settings
 
@@ -73,8 +73,8 @@ def test_a_remote_model_shows_where_answers_are_computed(window) -> None:
 
 
 def test_a_remembered_server_model_is_loaded_at_start(qtbot, burrow_home: Path, llama_server: RunningServer) -> None:
-    from app.gui.main_window import MainWindow
     from app.gui.controller import ControllerState, SessionController
+    from app.gui.main_window import MainWindow
     from app.paths import app_paths
     from app.settings import Settings
 
