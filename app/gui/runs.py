@@ -57,11 +57,12 @@ class RunPresenter(QObject):
         self.controller = controller
         self.views = views
         self.worker: RunWorker | None = None
+        self._run_id = ""  # the run going (or last gone), once it has started
         self.last_answer: AnswerCompleted | None = None
         self.last_stop: RunStopped | None = None
         self.calls: list[ToolCallCompleted | ToolCallRefused] = []
         self.streamed_chunks = 0
-        self._chat_id = self._run_id = ""
+        self._chat_id = ""
 
     # commands ----------------------------------------------------------------------------
     def send(self) -> bool:
@@ -202,10 +203,10 @@ class RunPresenter(QObject):
         self.views.notices.put(NoticeKind.RUN, message)
 
     def _on_worker_finished(self) -> None:
-        if self.last_stop is not None:  # what was said while it ran no longer holds
-            self.views.notices.put(NoticeKind.RUN, "")
         if self.last_answer is None and self._run_id:  # its record is saved by now
             self.controller.ended_unanswered(self._chat_id, self._run_id)
+        if self.last_stop is not None:  # what was said while it ran no longer holds
+            self.views.notices.put(NoticeKind.RUN, "")
         self.controller.finish_run()
         self.views.progress.end(self._summary())
         self.runFinished.emit(self.last_stop)

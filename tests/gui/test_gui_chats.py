@@ -11,11 +11,12 @@ from PySide6.QtCore import QEvent, Qt, QUrl
 from PySide6.QtGui import QGuiApplication, QHelpEvent, QTextCursor
 from PySide6.QtWidgets import QApplication, QToolTip
 
-from app.gui.controller import ControllerState
+from app.gui.controller import ControllerState, SessionController
 from app.gui.main_window import MainWindow
 from app.harness.grounding import Support
 from app.harness.prompts import SUPPORT_LABELS
 from app.llm.scripted import ScriptedModel
+from app.paths import app_paths
 from tests.gui.test_gui_runs import ask, scripted
 
 
@@ -192,3 +193,17 @@ def test_after_stop_the_next_question_continues_the_same_chat(window: MainWindow
     window.new_chat_button.click()  # reopened from History, the chat is what the window showed
     window.history.itemClicked.emit(window.history.item(0))
     assert [t.question for t in window.chat.turns] == shown
+
+
+def test_a_run_ended_without_a_record_still_keeps_its_chat(home: Path, project: Path) -> None:
+    """After Stop the chat goes on; when the run left no readable record, with what it had."""
+    from app.harness.records import ChatSoFar
+
+    controller = SessionController(app_paths())
+    controller.set_workspace(project)
+    controller.ended_unanswered("20260101-000000-aaaaaa", "20260101-000000-aaaaaa")
+    assert controller.chat == ChatSoFar("20260101-000000-aaaaaa", ())
+    earlier = ({"role": "user", "content": "q"}, {"role": "assistant", "content": "a"})
+    controller.chat = ChatSoFar("c1", earlier)
+    controller.ended_unanswered("c1", "20260101-000000-bbbbbb")
+    assert controller.chat == ChatSoFar("c1", earlier)

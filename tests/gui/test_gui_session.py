@@ -91,17 +91,3 @@ def test_set_workspace_is_remembered(home: Path, project: Path) -> None:
     SessionController(app_paths()).set_workspace(project)
     saved = json.loads(app_paths().recent_file.read_text())
     assert saved == [str(project.resolve())]
-
-
-def test_a_run_ended_without_a_record_still_keeps_its_chat(home: Path, project: Path) -> None:
-    """After Stop the chat goes on; when the run left no readable record, with what it had."""
-    from app.harness.records import ChatSoFar
-
-    controller = SessionController(app_paths())
-    controller.set_workspace(project)
-    controller.ended_unanswered("20260101-000000-aaaaaa", "20260101-000000-aaaaaa")
-    assert controller.chat == ChatSoFar("20260101-000000-aaaaaa", ())
-    earlier = ({"role": "user", "content": "q"}, {"role": "assistant", "content": "a"})
-    controller.chat = ChatSoFar("c1", earlier)
-    controller.ended_unanswered("c1", "20260101-000000-bbbbbb")
-    assert controller.chat == ChatSoFar("c1", earlier)
