@@ -331,11 +331,23 @@ class SessionController:
         self._session, self._session_key = None, ()
 
     def answered(self, chat_id: str, answer: AnswerCompleted) -> None:
-        """The chat continues from this answer (a stopped run adds nothing to it)."""
+        """The chat continues from this answer."""
         from app.harness.records import ChatSoFar
 
         history = self.chat.history if self.chat and self.chat.chat_id == chat_id else ()
         self.chat = ChatSoFar(chat_id, history + answer.transcript)
+
+    def ended_unanswered(self, chat_id: str, run_id: str) -> None:
+        """A run ended without an answer (Stop, a failure): the chat still goes on, as the window
+        shows it, and holds what the saved record of that run gives it, so the next question is
+        a follow-up in the same chat (one row in History), never a silent new chat."""
+        from app.harness.records import ChatSoFar, RunStore
+
+        try:
+            self.chat = RunStore(self.paths).load_chat(self.workspace, run_id)
+        except (BurrowError, OSError):  # not saved (or set aside): the chat's id still goes on
+            history = self.chat.history if self.chat and self.chat.chat_id == chat_id else ()
+            self.chat = ChatSoFar(chat_id, history)
 
     def new_chat(self) -> None:
         self.chat = None

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QListWidget, QListWidgetItem, QWidget
+from PySide6.QtCore import QSize, Signal
+from PySide6.QtWidgets import QListWidget, QListWidgetItem, QStyledItemDelegate, QWidget
 
 from app.gui.qt_values import USER_ROLE
 
 if TYPE_CHECKING:
     from app.harness.records import RunSummary
+
+# A row is its chat's first question on one line, elided to the pane's width, then when and how it
+# ended: a pasted 50,000-character question must not fill the pane. The tooltip shows the question
+# as written, up to a screenful.
+TITLE_CHARS = 200  # more than the widest pane shows; bounds the text Qt lays out for each row
+TOOLTIP_CHARS = 1500  # the question's start, when longer; more would not fit on a screen
+TOOLTIP_COLUMNS = 80  # a plain-text tooltip does not wrap by itself
 
 
 class HistoryPanel(QListWidget):
@@ -20,7 +28,8 @@ class HistoryPanel(QListWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setAccessibleName("Past chats")
-        self.setWordWrap(True)
+        self.setWordWrap(False)  # each line of a row is elided at the pane's edge instead
+        self.setItemDelegate(_PaneWideRows(self))
         self.setAlternatingRowColors(True)
         self.itemActivated.connect(self._on_self_itemActivated)
         self.itemClicked.connect(self._on_self_itemActivated)
@@ -32,10 +41,11 @@ class HistoryPanel(QListWidget):
         for chat in _chats(runs):
             newest, first = chat[0], chat[-1]
             more = f" · {len(chat)} questions" if len(chat) > 1 else ""
-            item = QListWidgetItem(f"{first.question}\n{newest.started_at[:16].replace('T', ' ')}"
+            item = QListWidgetItem(f"{_title(first.question)}\n"
+                                   f"{newest.started_at[:16].replace('T', ' ')}"
                                    f" · {newest.stop_reason or 'unfinished'}{more}")
             item.setData(USER_ROLE, newest.id)
-            item.setToolTip(newest.answer_excerpt or newest.question)
+            item.setToolTip(_tooltip(first.question, newest.answer_excerpt))
             self.addItem(item)
 
     def run_ids(self) -> list[str]:
@@ -51,3 +61,27 @@ def _chats(runs: Sequence[RunSummary]) -> list[list[RunSummary]]:
     for run in runs:
         chats.setdefault(run.chat_id or run.id, []).append(run)
     return list(chats.values())
+
+
+class _PaneWideRows(QStyledItemDelegate):
+    """Rows as wide as the pane, not as their text: a list lays rows out at their widest text
+    and scrolls sideways to it, so without this nothing would be elided."""
+
+    def sizeHint(self, option, index) -> QSize:  # noqa: N802 (Qt's name)
+        return QSize(0, super().sizeHint(option, index).height())
+
+
+def _title(question: str) -> str:
+    """The question on one line (its line breaks and runs of spaces as one space)."""
+    flat = " ".join(question.split())
+    return flat if len(flat) <= TITLE_CHARS else flat[: TITLE_CHARS - 1] + "\u2026"
+
+
+def _tooltip(question: str, answer_excerpt: str) -> str:
+    """The question as written (its start when it is long, saying how long), then the answer's
+    start."""
+    shown = question.strip()
+    if len(shown) > TOOLTIP_CHARS:
+        shown = f"{shown[:TOOLTIP_CHARS]}\u2026 ({len(question):,} characters)"
+    lines = [textwrap.fill(line, TOOLTIP_COLUMNS) for line in shown.splitlines()]
+    return "\n".join(lines + ["", answer_excerpt] if answer_excerpt else lines)

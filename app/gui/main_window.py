@@ -31,6 +31,10 @@ if TYPE_CHECKING:  # the views load in build(), after the first paint when the a
     from app.values import LineSpan
 
 
+RECENT, RECENT_TIP = "Recent workspaces", "Reopen a workspace used before"
+NO_RECENT, NO_RECENT_TIP = "No recent folders yet", "Folders you open are listed here"
+
+
 class MainWindow(QMainWindow):
     modelLoaded = Signal(str)  # model name
     modelFailed = Signal(str)  # message
@@ -216,6 +220,9 @@ class MainWindow(QMainWindow):
         for folder in self.controller.recent.load():
             self.recent.addItem(folder.name, str(folder))
             self.recent.setItemData(self.recent.count() - 1, str(folder), TOOLTIP_ROLE)
+        # an empty list says so: a bare grey "Recent workspaces" looked like a disabled control
+        self.recent.setPlaceholderText(RECENT if self.recent.count() else NO_RECENT)
+        self.recent.setToolTip(RECENT_TIP if self.recent.count() else NO_RECENT_TIP)
 
     def _on_browse_button_clicked(self) -> None:
         folder = self.dialogs.choose_folder()

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from app.errors import BurrowError
+from app.errors import BurrowError, WorkspaceError
 from app.gui.chat_view import ChatTurn, ChatView, answered_turn
 from app.gui.controller import ControllerState, NoticeKind, SessionController
 from app.gui.status import NoticeBar, ProgressLine, index_status
@@ -57,6 +57,7 @@ class RunPresenter(QObject):
         self.controller = controller
         self.views = views
         self.worker: RunWorker | None = None
+        self._run_id = ""  # the run going (or last gone), once it has started
         self.last_answer: AnswerCompleted | None = None
         self.last_stop: RunStopped | None = None
         self.calls: list[ToolCallCompleted | ToolCallRefused] = []
@@ -71,6 +72,9 @@ class RunPresenter(QObject):
             return False
         try:
             cancel = self.controller.start_run()
+        except WorkspaceError as exc:  # a workspace notice: choosing one (any way) clears it
+            self.views.notices.put(NoticeKind.WORKSPACE, str(exc))
+            return False
         except BurrowError as exc:
             self.views.notices.put(NoticeKind.RUN, str(exc))
             return False
@@ -136,6 +140,7 @@ class RunPresenter(QObject):
     # plumbing ----------------------------------------------------------------------------
     def _reset(self, question: str) -> None:
         self.last_answer = self.last_stop = None
+        self._chat_id = self._run_id = ""
         self.calls = []
         self.streamed_chunks = 0
         self.views.notices.put(NoticeKind.RUN, "")
@@ -155,7 +160,7 @@ class RunPresenter(QObject):
         worker.finished.connect(self._on_worker_finished)
 
     def _on_worker_runStarted(self, event: RunStarted) -> None:
-        self._chat_id = event.chat_id or event.run_id
+        self._chat_id, self._run_id = event.chat_id or event.run_id, event.run_id
 
     def _on_worker_indexProgress(self, event: object) -> None:
         from app.harness.events import IndexProgress
@@ -201,6 +206,8 @@ class RunPresenter(QObject):
         self.views.notices.put(NoticeKind.RUN, message)
 
     def _on_worker_finished(self) -> None:
+        if self.last_answer is None and self._run_id:  # its record is saved by now
+            self.controller.ended_unanswered(self._chat_id, self._run_id)
         if self.last_stop is not None:  # what was said while it ran no longer holds
             self.views.notices.put(NoticeKind.RUN, "")
         self.controller.finish_run()

@@ -7,6 +7,7 @@ confinement and secrets rules that bind the model bind the viewer.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable
 
 from PySide6.QtCore import QRect, Qt
@@ -84,12 +85,13 @@ class LineNumberedText(QPlainTextEdit):
 class CodeHighlighter(QSyntaxHighlighter):
     """Colours each line with pygments' tokens for the file's language (by its name).
 
-    Lines are lexed one at a time, so a string or comment spanning lines is coloured per line: a
-    viewer shows the file, it does not parse it.
+    The whole file is lexed once and each line takes its colours from that, so a line inside a
+    docstring or a multi-line comment is coloured as the string or comment it is part of: lexed on
+    its own, "if the value is None" would read as code.
     """
 
     def __init__(self, document: QTextDocument, file_name: str, dark: bool) -> None:
-        super().__init__(document)
+        super().__init__(None)  # lexed before it is attached: attaching colours the lines
         from pygments.lexers import get_lexer_for_filename
         from pygments.styles import get_style_by_name
         from pygments.util import ClassNotFound
@@ -99,29 +101,50 @@ class CodeHighlighter(QSyntaxHighlighter):
         except ClassNotFound:
             self._lexer = None
         self._style = get_style_by_name("monokai" if dark else "friendly")
-        self._formats: dict[object, QTextCharFormat] = {}
+        self._formats: dict[object, QTextCharFormat | None] = {}
+        self._starts: list[int] = []  # document position where each token starts, ascending
+        self._tokens: list[tuple[int, object]] = []  # (end position, token type), in that order
+        if self._lexer is not None:
+            self._lex(document.toPlainText())
+        self.setDocument(document)
 
     @property
     def language(self) -> str:
         return self._lexer.name if self._lexer is not None else ""
 
-    def highlightBlock(self, text: str) -> None:  # noqa: N802 (Qt's name)
-        if self._lexer is None:
-            return
-        position = 0
-        for token, value in self._lexer.get_tokens(text):
-            self.setFormat(position, len(value), self._format(token))
-            position += len(value)
+    def _lex(self, text: str) -> None:
+        """Token spans by document position (toPlainText keeps one character per position, and
+        the unprocessed tokens keep the text's own offsets)."""
+        for start, token, value in self._lexer.get_tokens_unprocessed(text + "\n"):
+            if value and start < len(text) and self._format(token) is not None:
+                self._starts.append(start)
+                self._tokens.append((start + len(value), token))
 
-    def _format(self, token: object) -> QTextCharFormat:
+    def highlightBlock(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        if not self._starts:
+            return
+        begin = self.currentBlock().position()
+        end = begin + len(text)
+        i = max(0, bisect.bisect_right(self._starts, begin) - 1)  # the token the line starts in
+        while i < len(self._starts) and self._starts[i] < end:
+            token_end, token = self._tokens[i]
+            first, last = max(self._starts[i], begin), min(token_end, end)
+            if last > first:
+                self.setFormat(first - begin, last - first, self._format(token))
+            i += 1
+
+    def _format(self, token: object) -> QTextCharFormat | None:
+        """The token's colours; None for plain text (whitespace, most names), which is left as
+        is: fewer setFormat calls for Qt to lay out."""
         if token not in self._formats:
             style, fmt = self._style.style_for_token(token), QTextCharFormat()
             if style["color"]:
                 fmt.setForeground(QColor(f"#{style['color']}"))
             if style["bold"]:
                 fmt.setFontWeight(QFont.Weight.Bold)
-            fmt.setFontItalic(bool(style["italic"]))
-            self._formats[token] = fmt
+            if style["italic"]:
+                fmt.setFontItalic(True)
+            self._formats[token] = fmt if fmt.propertyCount() else None
         return self._formats[token]
 
 
@@ -154,14 +177,15 @@ class FileViewer(QDialog):
         self.span = span
         total = content.count("\n") + (0 if content.endswith("\n") else 1)
         self.setWindowTitle(f"{span.path} (read-only)")
-        self.header.setText(f"{span.path}, lines {span.start_line}–{span.end_line} of {total}")
+        self.header.setText(f"{span.path}, {_lines_label(span)} of {total}")
         # the file's final newline ends its last line; it does not start one more (numbered) line
         self.text.setPlainText(content.removesuffix("\n"))
         if self.highlighter is not None:
             self.highlighter.setDocument(None)
         self.highlighter = None
-        if len(content) <= HIGHLIGHT_MAX_CHARS:
+        if len(content) <= HIGHLIGHT_MAX_CHARS:  # coloured now, not a frame after it shows
             self.highlighter = CodeHighlighter(self.text.document(), span.path, self._dark)
+            self.highlighter.rehighlight()
         self._highlight(span)
 
     def _highlight(self, span: LineSpan) -> None:
@@ -196,3 +220,9 @@ class FileViewer(QDialog):
         doc = self.text.document()
         return (doc.findBlock(cursor.selectionStart()).blockNumber() + 1,
                 doc.findBlock(max(cursor.selectionStart(), cursor.selectionEnd() - 1)).blockNumber() + 1)
+
+
+def _lines_label(span: LineSpan) -> str:
+    if span.start_line == span.end_line:
+        return f"line {span.start_line}"
+    return f"lines {span.start_line}–{span.end_line}"

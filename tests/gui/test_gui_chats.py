@@ -4,16 +4,19 @@ shows how far the workspace supports it."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt, QUrl
 from PySide6.QtGui import QGuiApplication, QHelpEvent, QTextCursor
 from PySide6.QtWidgets import QApplication, QToolTip
 
+from app.gui.controller import ControllerState, SessionController
 from app.gui.main_window import MainWindow
 from app.harness.grounding import Support
 from app.harness.prompts import SUPPORT_LABELS
 from app.llm.scripted import ScriptedModel
+from app.paths import app_paths
 from tests.gui.test_gui_runs import ask, scripted
 
 
@@ -143,3 +146,65 @@ def test_clear_empties_the_view_but_the_chat_and_its_history_go_on(window: MainW
     window.history.itemClicked.emit(window.history.item(0))  # the history still holds all of it
     assert [t.question for t in window.chat.turns] == ["where are numbers added?",
                                                        "and where is that called?"]
+
+
+class WaitsForStop(ScriptedModel):
+    """Its first reply streams a few words, then waits until `stopped` is set (by the window's
+    Stop), as a slow model would; later replies stream whole."""
+
+    def __init__(self, replies: list[str]) -> None:
+        super().__init__(replies)
+        self.stopped = threading.Event()
+
+    def _stream(self, raw, reply, prompt, request, cancel):
+        events = super()._stream(raw, reply, prompt, request, cancel)
+        if len(self.requests) > 1 or cancel is None:
+            yield from events
+            return
+        yield next(events)  # the first words
+        self.stopped.wait(60)  # the run's cancel is set by then: the turn ends as cancelled
+        yield from events
+
+
+def test_after_stop_the_next_question_continues_the_same_chat(window: MainWindow, qtbot,
+                                                              project: Path) -> None:
+    """Issue 25 item 3: Esc, then a question: the window shows one conversation, and History (the
+    record) holds one chat of two questions, the stopped one included."""
+    from app.harness.records import RunStore
+
+    window.set_workspace(str(project))
+    window.controller.model = model = WaitsForStop(["Numbers are added by add in src/calc.py.",
+                                                    "Nowhere else."])
+    window.controller.state_listeners.append(  # after Stop has set the run's cancel event
+        lambda state: state is ControllerState.STOPPING and model.stopped.set())
+    window.update_buttons()
+    window.question.setFocus()
+    qtbot.keyClicks(window.question, "where are numbers added?")
+    with qtbot.waitSignal(window.runFinished, timeout=30000) as stopped:
+        qtbot.keyClick(window.question, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: window.runs.streamed_chunks > 0, timeout=30000)
+        qtbot.keyClick(window.question, Qt.Key.Key_Escape)
+    assert stopped.args[0].reason == "cancelled"
+    ask(window, qtbot, "and where is that called?")
+    shown = [t.question for t in window.chat.turns]
+    assert shown == ["where are numbers added?", "and where is that called?"]
+    assert window.history.count() == 1 and "2 questions" in window.history.item(0).text()
+    runs = RunStore(window.controller.paths).list_runs(project.resolve())
+    assert len(runs) == 2 and len({r.chat_id for r in runs}) == 1
+    window.new_chat_button.click()  # reopened from History, the chat is what the window showed
+    window.history.itemClicked.emit(window.history.item(0))
+    assert [t.question for t in window.chat.turns] == shown
+
+
+def test_a_run_ended_without_a_record_still_keeps_its_chat(home: Path, project: Path) -> None:
+    """After Stop the chat goes on; when the run left no readable record, with what it had."""
+    from app.harness.records import ChatSoFar
+
+    controller = SessionController(app_paths())
+    controller.set_workspace(project)
+    controller.ended_unanswered("20260101-000000-aaaaaa", "20260101-000000-aaaaaa")
+    assert controller.chat == ChatSoFar("20260101-000000-aaaaaa", ())
+    earlier = ({"role": "user", "content": "q"}, {"role": "assistant", "content": "a"})
+    controller.chat = ChatSoFar("c1", earlier)
+    controller.ended_unanswered("c1", "20260101-000000-bbbbbb")
+    assert controller.chat == ChatSoFar("c1", earlier)

@@ -73,6 +73,9 @@ def test_stop_cancels_quickly_and_the_next_question_runs(ready: MainWindow, qtbo
     assert ready.send_button.isEnabled() and not ready.stop_button.isEnabled()
     stop = ask(ready, qtbot, "What is in the README?", timeout=600000)
     assert stop.reason != "cancelled" and ready.runs.last_answer is not None
+    # the stopped question and the next are one chat, in the window and in History
+    assert len(ready.chat.turns) == 2
+    assert ready.history.count() == 1 and "2 questions" in ready.history.item(0).text()
 
 
 def test_bad_model_then_the_default_loads_again(ready: MainWindow, qtbot, tmp_path: Path) -> None:

@@ -158,3 +158,70 @@ def test_the_launched_window_paints_first_and_builds_its_views_right_after(qtbot
     assert window.question.isVisible() and window.send_button.isVisible()
     qtbot.waitUntil(lambda: window.controller.workspace == project.resolve(), timeout=10000)
     assert window.recent.itemText(0) == project.name  # --workspace went through the built views
+
+
+def ask_without_a_workspace(window: MainWindow) -> None:
+    window.controller.model = object()
+    window.question.setPlainText("what is this?")
+    assert not window.runs.send()
+    assert window.notice.isVisible() and "Choose a workspace folder first" in window.notice.text()
+
+
+def test_the_workspace_notice_goes_when_a_folder_is_browsed_for(window: MainWindow,
+                                                                project: Path) -> None:
+    ask_without_a_workspace(window)
+    window.dialogs.choose_folder = lambda: str(project)
+    window.browse_button.click()
+    assert window.controller.workspace == project.resolve()
+    assert window.notice.isHidden() and "workspace" not in window.notice.text().lower()
+
+
+def test_the_workspace_notice_goes_when_a_folder_is_dropped(window: MainWindow,
+                                                            project: Path) -> None:
+    ask_without_a_workspace(window)
+    assert drop(window, [QUrl.fromLocalFile(str(project))])
+    assert window.notice.isHidden()
+
+
+def test_the_workspace_notice_goes_when_a_recent_folder_is_chosen(qtbot, home: Path, project: Path,
+                                                                  tmp_path: Path) -> None:
+    SessionController(app_paths()).set_workspace(project)
+    win = MainWindow(SessionController(app_paths(), models_home=tmp_path))
+    qtbot.addWidget(win)
+    win.show()
+    ask_without_a_workspace(win)
+    win.recent.activated.emit(0)
+    assert win.controller.workspace == project.resolve() and win.notice.isHidden()
+
+
+def test_an_empty_recent_list_says_it_is_empty(window: MainWindow, project: Path) -> None:
+    assert window.recent.count() == 0 and window.recent.isEnabled()
+    assert window.recent.placeholderText() == "No recent folders yet"
+    assert window.recent.currentText() == ""  # the placeholder is what is drawn
+    window.set_workspace(str(project))
+    assert window.recent.count() == 1 and window.recent.placeholderText() == "Recent workspaces"
+
+
+def test_a_very_long_question_takes_one_line_in_history(window: MainWindow) -> None:
+    from app.harness.records import RunSummary
+
+    question = "why does\nthis question " + "go on and on " * 3900  # about 50,000 characters
+    window.history.show_runs([
+        RunSummary(id="r2", question=question, started_at="2026-01-02T10:00:00",
+                   answer_excerpt="Because.", stop_reason="answered", chat_id="r2"),
+        RunSummary(id="r1", question="short one?", started_at="2026-01-01T10:00:00",
+                   answer_excerpt="Yes.", stop_reason="answered", chat_id="r1"),
+    ])
+    long_row, short_row = window.history.item(0), window.history.item(1)
+    title = long_row.text().split("\n")[0]
+    assert title.startswith("why does this question go on") and title.endswith("…")
+    assert len(long_row.text().split("\n")) == 2  # the title, then when and how it ended
+    height = window.history.visualItemRect(long_row).height()
+    assert height == window.history.visualItemRect(short_row).height()
+    assert height < 4 * window.history.fontMetrics().lineSpacing()
+    # elided at the pane's edge: no wider than the pane, nothing to scroll sideways to
+    assert window.history.visualItemRect(long_row).width() <= window.history.viewport().width()
+    assert window.history.horizontalScrollBar().maximum() == 0
+    tip = long_row.toolTip()
+    assert tip.startswith("why does\nthis question go on") and "Because." in tip
+    assert len(tip) < 3000 and f"{len(question):,} characters" in tip  # bounded, and says so
