@@ -276,7 +276,7 @@ def _looks_further(run: RunState, answer: CheckedAnswer) -> bool:
 def _checked(run: RunState, raw_text: str) -> CheckedAnswer:
     text, cited = verify_answer(raw_text, run.evidence)
     settings = run.settings
-    check = check_answer(text, run.question, cited, run.evidence, run.names(),
+    check = check_answer(text, run.subject or run.question, cited, run.evidence, run.names(),
                          settings.verify_max_names, settings.max_evidence_citations)
     added = check.sources[len(cited):]
     return CheckedAnswer(raw_text, text, check, added, prompts.answer_notes(check, added))

@@ -57,6 +57,9 @@ class RunState:
     answer_after_read: bool  # the next turn must answer once a call has read something
     tool_policy: ToolPolicy  # resolved for this model (never AUTO)
     stage: Stage = Stage.FIRST
+    # what the answer is checked against: the question, and for a follow-up that points back ("who
+    # calls it?") the names of the answer it points at, so the verdict knows what "it" is
+    subject: str = ""
     next_turn: NextTurn = NextTurn.CHOOSE
     first_answer: CheckedAnswer | None = None  # the answer the second stage looks further from
     stage_calls: int = 0  # turns with a good call since the stage began
@@ -118,6 +121,7 @@ class RunState:
         layout = "" if history else self.tools.layout()  # a follow-up has it in the chat already
         if previous is not None and acting.refers_back(self.question):
             self.stage = Stage.FOLLOW_UP
+            self.subject = " ".join((self.question, *previous.names))
             question = acting.follow_up_message(self.question, previous)
         else:
             question = yield from self._question_with_reads(layout)

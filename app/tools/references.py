@@ -45,6 +45,9 @@ class Reference:
     hit: TextHit
     how: str  # "call" | "use"
     inside: str  # the enclosing definition's name, or ""
+    # the enclosing definition's first line: shown too, so an answer "called by main" rests on a
+    # line the run showed that names `main`, not only on the tool's label
+    inside_head: TextHit | None = None
 
 
 class References:
@@ -93,9 +96,19 @@ def _uses(ws: Workspace, name: str, chunks: tuple[ChunkHit, ...], heads: set[tup
             if key in found or key in heads or not word.search(text) or _is_definition_line(text, name):
                 continue
             inside = chunk.symbol if chunk.kind in _DEFINITIONS else ""
+            head = _enclosing_head(chunk, lines, number) if inside else None
             how = "call" if call.search(text) else "use"
-            found[key] = Reference(TextHit(LineSpan(chunk.path, number, number), text.strip()), how, inside)
+            found[key] = Reference(TextHit(LineSpan(chunk.path, number, number), text.strip()), how, inside, head)
     return sorted(found.values(), key=lambda r: (r.how != "call", r.hit.span.path, r.hit.span.start_line))
+
+
+def _enclosing_head(chunk: ChunkHit, lines: list[str], number: int) -> TextHit | None:
+    """The line naming the definition a use sits in (its chunk may start at decorators)."""
+    word = re.compile(rf"(?<![\w$]){re.escape(_bare(chunk.symbol))}(?![\w$])")
+    for line_no in range(chunk.start_line, number):
+        if word.search(lines[line_no - 1]):
+            return TextHit(LineSpan(chunk.path, line_no, line_no), lines[line_no - 1].strip())
+    return None
 
 
 def _head(definition: ChunkHit, word: re.Pattern[str]) -> TextHit:
@@ -128,13 +141,16 @@ def _render(args: FindReferencesArgs, defined: tuple[tuple[ChunkHit, TextHit], .
     shown = uses[:cap]
     for ref in shown:
         how = f"{ref.how} in {ref.inside}" if ref.inside else ref.how
+        if ref.inside_head is not None:
+            how += f" ({_where(ref.inside_head)})"
         lines.append(f"{_where(ref.hit)}: {how}: {clip_line(ref.hit.text, LINE_CHARS)}")
     if not uses:
         lines.append("(no other line uses it)")
     if len(uses) > cap:
         lines.append(cut_note(f"showed {cap} of {len(uses)} uses",
                               call_text("find_references", symbol=args.symbol, limit=min(200, len(uses)))))
-    hits = tuple(head for _, head in defined) + tuple(r.hit for r in shown)
+    heads = {r.inside_head.span: r.inside_head for r in shown if r.inside_head is not None}
+    hits = tuple(head for _, head in defined) + tuple(r.hit for r in shown) + tuple(heads.values())
     return ToolOutput("\n".join(lines), tuple(h.span for h in hits), hits=hits)
 
 

@@ -54,12 +54,13 @@ def test_definition_and_every_call_and_use_as_path_line(refs) -> None:
     text = lines_of(out)
     assert text[0] == "'load_config': defined in 1 place(s), used on 4 line(s)"
     assert text[1].startswith("pkg/config.py:5: defined (function load_config, lines 4-7): def load_config(path):")
-    assert text[2:4] == ["pkg/cli.py:6: call in main: cfg = load_config('a.toml')",
-                         "pkg/cli.py:12: call in Runner.start: return pkg.config.load_config (None)"]
+    assert text[2:4] == ["pkg/cli.py:6: call in main (pkg/cli.py:4): cfg = load_config('a.toml')",
+                         "pkg/cli.py:12: call in Runner.start (pkg/cli.py:11): return pkg.config.load_config (None)"]
     assert "pkg/cli.py:1: use: from pkg.config import load_config" in text
     assert "README.md:3: use: Call `load_config` to read settings." in text
     assert not any("load_config_extra" in line or ".env" in line for line in text)  # whole names; secrets refused
     assert LineSpan("pkg/cli.py", 6, 6) in out.spans and LineSpan("pkg/config.py", 5, 5) in out.spans
+    assert LineSpan("pkg/cli.py", 4, 4) in out.spans  # the definition a call sits in is shown too
     assert {h.span for h in out.hits} == set(out.spans)
 
 
@@ -93,5 +94,5 @@ def test_lines_changed_since_indexing_are_read_as_they_are_now(make_executor) ->
     cli = ex.workspace.root / "pkg" / "cli.py"
     cli.write_text(cli.read_text().replace("'a.toml'", "'b.toml'").replace("pkg.config.load_config", "start"))
     out = ex.run("c2", "find_references", json.dumps({"symbol": "load_config"}))
-    assert "pkg/cli.py:6: call in main: cfg = load_config('b.toml')" in out.content
+    assert "pkg/cli.py:6: call in main (pkg/cli.py:4): cfg = load_config('b.toml')" in out.content
     assert "a.toml" not in out.content and "pkg/cli.py:12" not in out.content
