@@ -42,3 +42,12 @@ def test_an_empty_folder_is_refused_in_the_window_without_asking_the_model(
     assert "There is nothing to answer from" in window.chat.toPlainText()
     assert "There is nothing to answer from" in window.notice.text()
     assert model.requests == []
+
+
+def test_the_status_line_says_when_another_process_is_indexing(window: MainWindow) -> None:
+    """Fault 8 in the window: the Session's IndexProgress(waiting=True) is another process's build."""
+    from app.harness.events import IndexProgress
+
+    window.status.begin("Answering")
+    window.runs._on_worker_indexProgress(IndexProgress(5, 40, waiting=True))
+    assert "Waiting for another Burrow process that is indexing this folder (5/40 files)" in window.status.text()
