@@ -166,7 +166,10 @@ class RunPresenter(QObject):
         from app.harness.events import IndexProgress
 
         if isinstance(event, IndexProgress):
-            self._phase(INDEXING.format(done=event.done, total=event.total))
+            from app.index.values import describe_wait
+
+            waiting = describe_wait(event.done, event.total) if event.waiting else ""
+            self._phase(waiting or INDEXING.format(done=event.done, total=event.total))
         else:
             self.index_line = index_status(event) if event.skipped else ""
 

@@ -91,7 +91,7 @@ class IndexStats:
 def describe_wait(done: int, total: int) -> str:
     """What a process waiting for another one's index build says, with that one's progress."""
     where = f"{done}/{total} files" if total else "listing its files"
-    return f"waiting for another Burrow process that is indexing this folder ({where})"
+    return f"Waiting for another Burrow process that is indexing this folder ({where})"
 
 
 def describe_skipped(skipped: tuple[tuple[str, int], ...], folders: tuple[SkippedFolder, ...]) -> str:

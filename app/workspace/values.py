@@ -83,6 +83,29 @@ class SkippedFolder:
         return f"{self.rel}/ ({SKIPPED_FOLDER_REASONS[self.reason]})"
 
 
+class HiddenTally:
+    """What a walk leaves out as it goes (mutable, private to one walk): a count per reason and
+    the folders left out whole, named."""
+
+    def __init__(self) -> None:
+        self.counter: Counter[str] = Counter()
+        self.folders: list[SkippedFolder] = []
+
+    def hide(self, reason: str) -> None:
+        self.counter[reason] += 1
+        return None
+
+    def skip_folder(self, rel: str, reason: str) -> None:
+        self.folders.append(SkippedFolder(rel, reason))
+        return self.hide(reason)
+
+    def counts(self) -> HiddenCounts:
+        return HiddenCounts.from_counter(self.counter)
+
+    def sorted_folders(self) -> tuple[SkippedFolder, ...]:
+        return tuple(sorted(self.folders, key=lambda f: f.rel.split("/")))
+
+
 @dataclass(frozen=True)
 class Listing:
     """A directory level or a walk: entries in sorted order, what was hidden, whether it was cut,

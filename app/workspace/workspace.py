@@ -7,7 +7,6 @@ import json
 import os
 import re
 import stat
-from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,7 +18,7 @@ from app.workspace.ignore import IgnoreLayer, is_ignored, parse_gitignore
 from app.workspace.lexical import escaped_name, has_control_chars, join_parts, split_relative
 from app.workspace.opener import BeneathOpener, EscapeError
 from app.workspace.secrets import SecretsRule
-from app.workspace.values import Entry, HiddenCounts, Listing, SkippedFolder, TextFile
+from app.workspace.values import Entry, HiddenTally, Listing, TextFile
 
 _FILE_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY
@@ -149,12 +148,11 @@ class Workspace:
         rel = join_parts(parts)
         if parts and self._secrets.matches_dir(rel):
             raise PathRefusedError(f"{rel} is refused by the secrets policy")
-        hidden = _Hidden()
+        hidden = HiddenTally()
         entries: list[Entry] = []
         truncated = self._scan_tree(parts, depth, files_only, entries, hidden)
         entries.sort(key=lambda e: e.rel.split("/"))
-        folders = tuple(sorted(hidden.folders, key=lambda f: f.rel.split("/")))
-        return Listing(tuple(entries), HiddenCounts.from_counter(hidden.counter), truncated, folders)
+        return Listing(tuple(entries), hidden.counts(), truncated, hidden.sorted_folders())
 
     def file_list(self, limit: int) -> tuple[str, ...]:
         """Existing relative file paths (not secret, not ignored), sorted, at most `limit`."""
@@ -172,7 +170,7 @@ class Workspace:
         return "\n".join([f"workspace {self.name}/", *names, *tail, *hidden])
 
     def _scan_tree(self, start: tuple[str, ...], depth: int, files_only: bool,
-                   entries: list[Entry], hidden: _Hidden) -> bool:
+                   entries: list[Entry], hidden: HiddenTally) -> bool:
         budget = self.settings.walk_max_entries
         pending = [(start, 1, self._layers_for(start), True)]
         seen = 0
@@ -197,7 +195,7 @@ class Workspace:
         return False
 
     def _children(self, parts: tuple[str, ...], layers: tuple[IgnoreLayer, ...], own_rules: bool,
-                  hidden: _Hidden, files_only: bool,
+                  hidden: HiddenTally, files_only: bool,
                   follow: bool) -> tuple[list[Entry], tuple[IgnoreLayer, ...]]:
         """The folder's entries and the ignore layers beneath it (its own .gitignore added)."""
         # The folder asked for may be an in-workspace symlink; folders found while walking are not followed.
@@ -213,7 +211,7 @@ class Workspace:
         return [e for e in found if e is not None], layers
 
     def _classify(self, parts: tuple[str, ...], de: os.DirEntry, layers: tuple[IgnoreLayer, ...],
-                  hidden: _Hidden, files_only: bool) -> Entry | None:
+                  hidden: HiddenTally, files_only: bool) -> Entry | None:
         bad_name = "not_utf8" if _undecodable(de.name) else "unprintable" if has_control_chars(de.name) else ""
         if bad_name:  # never shown as a path; a folder is named (escaped), since all it holds goes too
             is_dir = _is_dir_entry(de)
@@ -234,7 +232,7 @@ class Workspace:
             return None
 
     def _classify_dir(self, rel: str, name: str, layers: tuple[IgnoreLayer, ...],
-                      hidden: _Hidden) -> Entry | None:
+                      hidden: HiddenTally) -> Entry | None:
         if name == ".git":
             return hidden.hide("vcs")
         if self._secrets.matches_dir(rel):
@@ -255,7 +253,7 @@ class Workspace:
         return True
 
     def _classify_file(self, rel: str, de: os.DirEntry, layers: tuple[IgnoreLayer, ...],
-                       hidden: _Hidden) -> Entry | None:
+                       hidden: HiddenTally) -> Entry | None:
         if self._secrets.matches(rel):
             return hidden.hide("secret")
         if self.settings.respect_gitignore and is_ignored(layers, rel, False):
@@ -401,19 +399,3 @@ def _is_dir_entry(de: os.DirEntry) -> bool:
         return de.is_dir(follow_symlinks=False)
     except OSError:
         return False
-
-
-class _Hidden:
-    """What a walk left out: a count per reason (keys of HIDDEN_REASONS) and the folders named."""
-
-    def __init__(self) -> None:
-        self.counter: Counter[str] = Counter()
-        self.folders: list[SkippedFolder] = []
-
-    def hide(self, reason: str) -> None:
-        self.counter[reason] += 1
-        return None
-
-    def skip_folder(self, rel: str, reason: str) -> None:
-        self.folders.append(SkippedFolder(rel, reason))
-        return self.hide(reason)

@@ -42,3 +42,27 @@ def test_an_empty_folder_is_refused_in_the_window_without_asking_the_model(
     assert "There is nothing to answer from" in window.chat.toPlainText()
     assert "There is nothing to answer from" in window.notice.text()
     assert model.requests == []
+
+
+def test_the_status_line_says_when_another_process_is_indexing(window: MainWindow) -> None:
+    """Fault 8 in the window: the Session's IndexProgress(waiting=True) is another process's build."""
+    from app.harness.events import IndexProgress
+
+    window.status.begin("Answering")
+    window.runs._on_worker_indexProgress(IndexProgress(5, 40, waiting=True))
+    assert "Waiting for another Burrow process that is indexing this folder (5/40 files)" in window.status.text()
+
+
+def test_a_question_too_long_for_the_model_is_refused_in_the_window(
+        window: MainWindow, qtbot, project: Path) -> None:
+    """Fault 4 in the window: said before the model runs, with the size and the limit."""
+    from PySide6.QtCore import Qt
+
+    window.set_workspace(str(project))
+    model = use_model(window, [])
+    window.question.setPlainText("why? " * 10_000)
+    window.question.setFocus()
+    with qtbot.waitSignal(window.runFinished, timeout=30000):
+        qtbot.keyClick(window.question, Qt.Key.Key_Return)
+    assert "The question is too long for the model" in window.notice.text()
+    assert "(49,999 characters)" in window.chat.toPlainText() and model.requests == []

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.timeout(180)
 SMALL_MODEL = project_root() / "models" / "SmolLM2-135M-Instruct.Q4_1.gguf"
 FILES = {"README.md": "# Larder\n\nLarder tracks a pantry.\n",
          "larder/config.py": '"""Settings."""\n\nEXPIRY_WARNING_DAYS = 7\n'}
-WAITING = "waiting for another Burrow process that is indexing this folder"
+WAITING = "Waiting for another Burrow process that is indexing this folder"
 
 
 def start(burrow_home: Path, *args: str) -> subprocess.Popen[str]:
