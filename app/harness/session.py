@@ -22,12 +22,13 @@ from app.harness.budget import ContextBudget
 from app.harness.calls import ToolExecutor
 from app.harness.events import IndexProgress, IndexReady, RunEvent
 from app.harness.first_prompt import system_message
-from app.harness.loop import run_question, tool_policy
+from app.harness.control import tool_policy
+from app.harness.loop import run_question
 from app.harness.records import ChatSoFar, RunRecorder, RunStore
 from app.index.values import IndexStats
 from app.llm.base import ChatModel
 from app.paths import AppPaths
-from app.settings import Settings
+from app.settings import Settings, ToolPolicy
 from app.tools.code_search import CodeSearch
 from app.tools.registry import ToolRegistry, default_tools
 from app.workspace import Workspace, check_folder
@@ -101,7 +102,7 @@ class Session:
         instructions, the tool schemas and the lines Burrow reads for it."""
         context = min(self.settings.n_ctx, self.model.context_length or self.settings.n_ctx)
         budget = ContextBudget(self.model.count_tokens, context)
-        specs = () if tool_policy(self.settings, self.model) == "retrieval" else tuple(self.tools.schemas())
+        specs = () if tool_policy(self.settings, self.model) is ToolPolicy.RETRIEVAL else tuple(self.tools.schemas())
         fixed = budget.measure([system_message(), {"role": "user", "content": ""}], specs)
         room = context - self.settings.context_reserve_tokens - self.settings.intro_index_tokens - fixed
         tokens = budget.tokens(question)
