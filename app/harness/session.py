@@ -20,9 +20,9 @@ from pathlib import Path
 from app.errors import BurrowError
 from app.harness.budget import ContextBudget
 from app.harness.calls import ToolExecutor
+from app.harness.control import tool_policy
 from app.harness.events import IndexProgress, IndexReady, RunEvent
 from app.harness.first_prompt import system_message
-from app.harness.control import tool_policy
 from app.harness.loop import run_question
 from app.harness.records import ChatSoFar, RunRecorder, RunStore
 from app.index.values import IndexStats
