@@ -96,8 +96,8 @@ class ForcedCalls:
     def count_tokens(self, text: str) -> int:
         return self.model.count_tokens(text)
 
-    def warm(self, messages: Any, tools: Any) -> Any:
-        return self.model.warm(messages, tools)
+    def warm(self, messages: Any, tools: Any, scope: str = "") -> Any:
+        return self.model.warm(messages, tools, scope)
 
     def generate(self, request: Any, cancel: Any = None):
         from app.llm.base import ParsedReply, ParsedToolCall, TurnCompleted

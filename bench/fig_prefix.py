@@ -1,8 +1,9 @@
 """Figure: time to first token of a new question, after a restart, against raw evaluation of only
 that question's own tokens.
 
-Every first prompt starts with the same prefix (template opening + system prompt + tool schemas).
-The backend evaluates it once per model and keeps its KV state on disk (app/llm/llama_state.py),
+Every first prompt starts with the same prefix (template opening + system prompt + tool schemas +
+the workspace layout). The backend evaluates it once per model and workspace and keeps its KV
+state on disk (app/llm/llama_state.py),
 so a fresh `load_model` + `warm` loads it instead. Burrow's side: a freshly loaded model, warmed
 (from the state file an earlier load wrote), answers a real question through the real Session;
 its first turn's first_token_seconds is the figure. The reference: a raw llama context already
@@ -31,8 +32,9 @@ def measure(ctx: BenchContext, settings: Any, raw: Any) -> list[FigureResult]:
 def _figure(ctx: BenchContext, settings: Any, raw: Any) -> FigureResult:
     from app.llm.llama_backend import load_model
 
-    load_model(ctx.model_path, settings).warm(*_prefix_parts(settings))  # writes the state file
-    samples = [_one(ctx, load_model(ctx.model_path, settings), settings, raw) for _ in range(max(1, ctx.reps))]
+    shared = _shared(ctx, settings)
+    load_model(ctx.model_path, settings).warm(*shared)  # writes the state file
+    samples = [_one(ctx, load_model(ctx.model_path, settings), settings, shared, raw) for _ in range(max(1, ctx.reps))]
     ours, theirs = median([s["ours"] for s in samples]), median([s["raw"] for s in samples])
     progress(f"prefix: ours {ours:.3f}s vs raw {theirs:.3f}s over {samples[0]['new_tokens']} new tokens")
     key, title, unit, target = PREFIX
@@ -40,19 +42,27 @@ def _figure(ctx: BenchContext, settings: Any, raw: Any) -> FigureResult:
                         details={"samples": samples})
 
 
-def _prefix_parts(settings: Any) -> tuple[list, list]:
-    from app.harness.first_prompt import system_message
+def _shared(ctx: BenchContext, settings: Any) -> tuple[Any, list, str]:
+    """What the loop warms for the fixture: system turn and layout (the default model's policy
+    offers no tools), under the workspace's name."""
+    from app.harness.first_prompt import shared_prefix
+    from app.harness.session import open_toolbox
 
-    return [system_message()], []  # the default model's policy offers no tools: the prefix is the system turn
+    tools = open_toolbox(ctx.fixture, settings)
+    try:
+        shared = shared_prefix(tools.layout(), tools.label)
+    finally:
+        tools.workspace.close()
+    return shared.messages, [], shared.scope
 
 
-def _one(ctx: BenchContext, model: Any, settings: Any, raw: Any) -> dict:
+def _one(ctx: BenchContext, model: Any, settings: Any, shared: tuple[Any, list, str], raw: Any) -> dict:
     from app.harness.events import ModelTurnFinished, PromptRendered
     from app.harness.session import Session
     from bench.fig_loop import RawReference, _greedy_token
     from bench.fig_model import prompt_tokens
 
-    warm = model.warm(*_prefix_parts(settings))
+    warm = model.warm(*shared)
     with Session.open(ctx.fixture, model, settings) as session:
         events = list(session.ask(QUESTION))
     prompt = prompt_tokens(raw, next(e for e in events if isinstance(e, PromptRendered)).text)

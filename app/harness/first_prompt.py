@@ -45,16 +45,40 @@ def system_message() -> Message:
     return {"role": "system", "content": prompts.SYSTEM_PROMPT}
 
 
+def layout_opening(layout: str) -> str:
+    """The start of the question message that every question in one workspace shares: its layout.
+    It comes before anything question-specific and ends in a blank line (a token boundary), so a
+    loaded model keeps it evaluated with the system text (see shared_messages)."""
+    return f"{prompts.LAYOUT_HEADER}\n{layout}\n\n" if layout else ""
+
+
+@dataclass(frozen=True)
+class SharedPrefix:
+    """What every first prompt in one workspace starts with, for ChatModel.warm: the system turn
+    and the question message's opening (the layout), kept under the workspace's name (scope)."""
+
+    messages: tuple[Message, ...]
+    scope: str
+
+
+def shared_prefix(layout: str, workspace: str) -> SharedPrefix:
+    """The layout's opening when there is one; else the system turn alone, shared by every
+    workspace (a follow-up, whose layout is in the chat so far)."""
+    opening = layout_opening(layout)
+    if not opening:
+        return SharedPrefix((system_message(),), "")
+    return SharedPrefix((system_message(), {"role": "user", "content": opening}), workspace)
+
+
 def question_message(question: str, layout: str, reads: list[IntroRead]) -> Message:
     """The question, after the workspace's layout and what the harness read for it (dialects read
     the part after 'Question:'), and a line asking to answer from those reads."""
-    parts = [f"{prompts.LAYOUT_HEADER}\n{layout}" if layout else ""]
-    parts += [f"{read.header}\n{read.text}" for read in reads]
-    context = "\n\n".join(p for p in parts if p)
-    if not context:
+    if not layout and not reads:
         return {"role": "user", "content": question}
+    parts = [f"{read.header}\n{read.text}" for read in reads]
     nudge = f"\n{prompts.ANSWER_FROM_READS}" if reads else ""
-    return {"role": "user", "content": f"{context}\n\n{prompts.QUESTION_HEADER} {question}{nudge}"}
+    parts.append(f"{prompts.QUESTION_HEADER} {question}{nudge}")
+    return {"role": "user", "content": layout_opening(layout) + "\n\n".join(parts)}
 
 
 def intro_reads(question: str, tools: Toolbox, settings: Settings, known_paths: tuple[str, ...],

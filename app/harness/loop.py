@@ -40,7 +40,14 @@ from app.harness.events import (
     ToolCallProposed,
     ToolCallRefused,
 )
-from app.harness.first_prompt import IntroRead, intro_reads, question_message, system_message
+from app.harness.first_prompt import (
+    IntroRead,
+    SharedPrefix,
+    intro_reads,
+    question_message,
+    shared_prefix,
+    system_message,
+)
 from app.harness.grounding import NameLookup, check_answer
 from app.harness.turn_guards import LinkedCancel, RepeatGuard, call_shaped
 from app.llm.base import (
@@ -100,7 +107,7 @@ def _run(question: str, tools: Toolbox, model: ChatModel, settings: Settings,
     yield RunStarted(run.run_id, question, tools.label, model.name, chat_id or run.run_id)
     yield from run.introduce(history)
     try:  # the shared prefix: evaluated once per model (a failure only costs the first turn time)
-        model.warm(run.messages[:1], _offered(run)[0])
+        model.warm(run.shared.messages, _offered(run)[0], scope=run.shared.scope)
     except Exception:
         log.exception("warming the prompt prefix failed")
     for step in range(1, settings.max_steps + 1):
@@ -173,6 +180,7 @@ class RunState:
     weak_model: bool
     tool_policy: str  # retrieval | offered | first_call, resolved for this model
     first_own: int = 1  # index of this run's first message (earlier ones are the chat so far)
+    shared: SharedPrefix = SharedPrefix((), "")  # the prompt's start every question here shares
     run_id: str = field(default_factory=new_run_id)
     messages: list[Message] = field(default_factory=list)
     seen_calls: set[tuple[str, str]] = field(default_factory=set)
@@ -217,6 +225,7 @@ class RunState:
                 yield item
         layout = "" if history else self.tools.layout()  # a follow-up has it in the chat already
         self.messages = [system_message(), *history, question_message(self.question, layout, reads)]
+        self.shared = shared_prefix(layout, self.tools.label)
         self.first_own = len(history) + 1
 
 

@@ -164,7 +164,9 @@ class ChatModel(Protocol):
         """Stream one turn: TextDelta events, then exactly one TurnCompleted (also when cancelled)."""
         ...
 
-    def warm(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> PrefixWarm:
-        """Make the prompt prefix that `messages` (the shared system turn) and `tools` render to
-        ready, so the next turn evaluates only what follows it. A no-op where nothing is cached."""
+    def warm(self, messages: Sequence[Message], tools: Sequence[ToolSpec], scope: str = "") -> PrefixWarm:
+        """Make the prompt prefix that `messages` (the shared system turn, then optionally a user
+        message that is the opening of the question's own: the workspace layout) and `tools` render
+        to ready, so the next turn evaluates only what follows it. `scope` (the workspace) keys a
+        kept state that changes with that opening. A no-op where nothing is cached."""
         ...

@@ -50,6 +50,7 @@ from app.llm.llama_stream import TokenStream, UsageClock
 from app.settings import Settings
 
 _PROBE = "\u2063burrow-probe\u2063"  # a reply text no template will produce on its own
+_NEXT_WORD = "The"  # what follows a shared prefix in a prompt: a header or the question, words
 _LOG_TAIL_LINES = 30
 log = logging.getLogger(__name__)
 
@@ -221,10 +222,14 @@ class LlamaChatModel:
         with self._lock:
             yield from self._turn(request, cancel or threading.Event())
 
-    def warm(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> PrefixWarm:
-        """Evaluate the shared prompt prefix, or load its KV state saved by an earlier start."""
+    def warm(self, messages: Sequence[Message], tools: Sequence[ToolSpec], scope: str = "") -> PrefixWarm:
+        """Evaluate the shared prompt prefix, or load its KV state saved by an earlier start.
+
+        A last user message in `messages` is the opening of the question's own user message (the
+        workspace layout): its text is part of the prefix. `scope` names what that opening belongs
+        to (the workspace), so its state is kept in one file that a changed layout replaces."""
         started = time.monotonic()
-        tokens = self._tokenize_prompt(self._shared_prefix(messages, tools))
+        tokens = self._prefix_tokens(self._shared_prefix(messages, tools))
         if len(tokens) < 2:
             return PrefixWarm()
         with self._lock:
@@ -232,17 +237,30 @@ class LlamaChatModel:
             if llm.input_ids[: min(llm.n_tokens, len(tokens))].tolist() == tokens:
                 return PrefixWarm(len(tokens), 0, False, time.monotonic() - started)
             self._transcript = None
-            file = state_file(self.path, tokens, self._context_key())
+            file = state_file(self.path, tokens, self._context_key(), scope)
             loaded = load_state(llm, file, tokens)
             if not loaded:
                 llm.reset()
                 llm.eval(tokens)
-                save_state(llm, file)
+                save_state(llm, file, tokens)
         return PrefixWarm(len(tokens), 0 if loaded else len(tokens), loaded, time.monotonic() - started)
 
+    def _prefix_tokens(self, text: str) -> list[int]:
+        """The tokens of `text` that stay the same whatever text follows: a tokenizer may merge its
+        end with what comes next (SmolLM2 splits a blank line before a word, not at the end)."""
+        alone, followed = self._tokenize_prompt(text), self._tokenize_prompt(text + _NEXT_WORD)
+        same = next((i for i, (a, b) in enumerate(zip(alone, followed, strict=False)) if a != b), len(alone))
+        return alone[:same]
+
     def _shared_prefix(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> str:
-        """The rendered text before the first user message's content: the same for every question."""
-        text = self._render([*messages, {"role": "user", "content": _PROBE}], tools, True)
+        """The rendered text before the question-specific part of the first user message: the
+        same for every question (in one workspace, when `messages` ends with its opening)."""
+        last = messages[-1] if messages else {}
+        if last.get("role") == "user":
+            turns = [*messages[:-1], {**last, "content": str(last.get("content") or "") + _PROBE}]
+        else:
+            turns = [*messages, {"role": "user", "content": _PROBE}]
+        text = self._render(turns, tools, True)
         return text[: text.find(_PROBE)] if _PROBE in text else ""
 
     def _context_key(self) -> dict[str, Any]:

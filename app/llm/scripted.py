@@ -70,7 +70,7 @@ class ScriptedModel:
 
         return "\n".join(json.dumps(m, ensure_ascii=False, sort_keys=True) for m in request.messages)
 
-    def warm(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> PrefixWarm:
+    def warm(self, messages: Sequence[Message], tools: Sequence[ToolSpec], scope: str = "") -> PrefixWarm:
         self.warmed.append((tuple(messages), tuple(tools)))
         return PrefixWarm()
 

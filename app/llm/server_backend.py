@@ -165,7 +165,7 @@ class ServerChatModel:
     def count_tokens(self, text: str) -> int:
         return -(-len(text) // CHARS_PER_TOKEN)
 
-    def warm(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> PrefixWarm:
+    def warm(self, messages: Sequence[Message], tools: Sequence[ToolSpec], scope: str = "") -> PrefixWarm:
         """Nothing to warm here: the server keeps (or not) its own prompt cache."""
         return PrefixWarm()
 
