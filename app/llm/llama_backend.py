@@ -192,6 +192,7 @@ class LlamaChatModel:
         self._is_eog_fn = llama_cpp.llama_vocab_is_eog
         self._abort = BatchAbort(llama_cpp, llm._ctx.ctx)
         self._grammars: dict[str, Any] = {}
+        self._pieces: dict[int, bytes] = {}  # token -> its bytes (at most the vocabulary)
         self._name = catalog_name(Path(header.path)) or header.name  # read the catalog once
 
     # ChatModel -----------------------------------------------------------------------------
@@ -404,7 +405,7 @@ class LlamaChatModel:
             self._transcript = None
             yield TurnCompleted("", ParsedReply(""), usage.done(0), prompt.text, TurnEnd.CANCELLED)
             return
-        stream = TokenStream(self._llm, self._dialect, request, cancel, n_ctx, self._is_eog)
+        stream = TokenStream(self._llm, self._dialect, request, cancel, n_ctx, self._is_eog, self._pieces)
         yield from stream.run(prompt.tokens, usage, self._grammar(request), self._settings.seed)
         self._transcript = _Transcript(tuple(request.messages), tuple(request.tools),
                                        tuple(prompt.tokens) + tuple(stream.tokens),

@@ -38,9 +38,13 @@ class TokenStream:
     """The generation loop of one turn: tokens -> raw text -> visible deltas, with every stop."""
 
     def __init__(self, llm: Any, dialect: Dialect, request: TurnRequest, cancel: threading.Event,
-                 n_ctx: int, is_eog: Callable[[int], bool]) -> None:
+                 n_ctx: int, is_eog: Callable[[int], bool], pieces: dict[int, bytes] | None = None) -> None:
         self.llm, self.dialect, self.request, self.cancel = llm, dialect, request, cancel
         self.n_ctx, self.is_eog = n_ctx, is_eog
+        # each token's bytes, kept across turns by the backend: a dict lookup instead of a trip
+        # through llama-cpp-python's tokenizer wrappers and ctypes for every token
+        self.pieces: dict[int, bytes] = {} if pieces is None else pieces
+        self.grew = False  # the last token added visible-text candidates (not half a character)
         self.stops = [s for s in dialect.stop_strings() if s]
         self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self.tokens: list[int] = []
@@ -62,7 +66,7 @@ class TokenStream:
                 usage.mark_first()
                 if self._step(int(token), llm):
                     break
-                delta = self._delta()
+                delta = self._delta() if self.grew else ""
                 if delta:
                     yield TextDelta(delta)
         finally:
@@ -82,7 +86,12 @@ class TokenStream:
             self.stop_reason = TurnEnd.STOP
             return True
         self.tokens.append(token)
-        self.raw += self.decoder.decode(llm.detokenize([token], special=True))
+        piece = self.pieces.get(token)
+        if piece is None:
+            piece = self.pieces[token] = llm.detokenize([token], special=True)
+        text = self.decoder.decode(piece)
+        self.raw += text
+        self.grew = bool(text)
         if self._cut_at_stop_string():
             return True
         if len(self.tokens) >= self.request.max_tokens:
