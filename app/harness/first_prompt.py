@@ -46,7 +46,7 @@ def system_message() -> Message:
 def layout_opening(layout: str) -> str:
     """The start of the question message that every question in one workspace shares: its layout.
     It comes before anything question-specific and ends in a blank line (a token boundary), so a
-    loaded model keeps it evaluated with the system text (see shared_messages)."""
+    loaded model keeps it evaluated with the system text (see shared_prefix)."""
     return f"{prompts.LAYOUT_HEADER}\n{layout}\n\n" if layout else ""
 
 

@@ -18,6 +18,7 @@ import ctypes
 import hashlib
 import json
 import logging
+import os
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,9 @@ log = logging.getLogger(__name__)
 STATE_FORMAT = 2  # bump when the file layout changes: older files are then ignored
 _SEQ = 0
 _DIGEST_BYTES = 32  # each file starts with the sha256 of the tokens its state holds
+# A state is ~28 KB per token with the 1.5B default (3-10 MB for system text and layout): one per
+# workspace would grow without end, so only the most recently used ones are kept.
+KEPT_STATES = 16
 
 
 def state_file(model_path: str, tokens: list[int], context: dict[str, Any], scope: str = "") -> Path:
@@ -55,6 +59,7 @@ def save_state(llm: Any, file: Path, tokens: list[int]) -> None:
     written = llama_cpp.llama_state_seq_get_data(ctx, buffer, size, _SEQ)
     try:
         atomic_write_bytes(file, _tokens_digest(tokens) + bytes(buffer)[:written])
+        _forget_old_states(file.parent)
     except OSError as exc:  # a cache: a full disk costs the next start some seconds, nothing else
         log.warning("could not keep the prompt prefix state in %s: %s", file, exc)
 
@@ -79,4 +84,21 @@ def load_state(llm: Any, file: Path, tokens: list[int]) -> bool:
         return False
     llm.input_ids[: len(tokens)] = tokens
     llm.n_tokens = len(tokens)
+    try:
+        os.utime(file)  # used now: the last to be forgotten
+    except OSError:
+        pass
     return True
+
+
+def _forget_old_states(folder: Path) -> None:
+    """Delete all but the KEPT_STATES most recently used state files (a cache: a deleted one only
+    costs its workspace's next question the prefix's evaluation)."""
+    def used(file: Path) -> float:
+        try:
+            return file.stat().st_mtime
+        except OSError:
+            return 0.0
+
+    for old in sorted(folder.glob("*.kv"), key=used, reverse=True)[KEPT_STATES:]:
+        old.unlink(missing_ok=True)

@@ -55,6 +55,12 @@ def test_a_corrupt_state_file_is_evaluated_again(real_model_path, burrow_home) -
     warm = fresh.warm(SYSTEM, ())
     assert not warm.loaded and warm.evaluated == warm.tokens
     assert _answer(fresh)[0]
+    for file in (burrow_home / "cache" / "prefix-states").glob("*.kv"):  # the right tokens' digest,
+        file.write_bytes(file.read_bytes()[:32] + b"\0" * 64)  # then a state llama.cpp refuses
+    again = load_model(real_model_path, settings)
+    warm = again.warm(SYSTEM, ())
+    assert not warm.loaded and warm.evaluated == warm.tokens
+    assert _answer(again)[0]
 
 
 # The workspace layout: the same for every question in one folder, so kept with the system text ----
@@ -150,3 +156,23 @@ def test_a_later_step_evaluates_only_its_own_tokens(real_model_path, burrow_home
 
 def _done(model, messages):
     return list(model.generate(TurnRequest(messages=messages, temperature=0.0, max_tokens=16)))[-1]
+
+
+def test_only_the_most_recently_used_states_are_kept(real_model_path, burrow_home, monkeypatch) -> None:
+    from app.llm import llama_state
+    from app.llm.llama_backend import load_model
+
+    monkeypatch.setattr(llama_state, "KEPT_STATES", 2)
+    model = load_model(real_model_path, Settings(n_ctx=2048, n_threads=1))
+    layouts = {name: (*SYSTEM, {"role": "user", "content": f"The project folder contains:\n{name}/\n\n"})
+               for name in ("alpha", "beta", "gamma")}
+    model.warm(layouts["alpha"], (), scope="alpha")
+    model.warm(layouts["beta"], (), scope="beta")
+    assert load_model(real_model_path, Settings(n_ctx=2048, n_threads=1)).warm(
+        layouts["alpha"], (), scope="alpha").loaded  # alpha used again: beta is now the oldest
+    model.warm(layouts["gamma"], (), scope="gamma")
+    assert len(list((burrow_home / "cache" / "prefix-states").glob("*.kv"))) == 2
+    fresh = load_model(real_model_path, Settings(n_ctx=2048, n_threads=1))
+    assert fresh.warm(layouts["alpha"], (), scope="alpha").loaded
+    assert fresh.warm(layouts["gamma"], (), scope="gamma").loaded
+    assert not fresh.warm(layouts["beta"], (), scope="beta").loaded  # forgotten, evaluated again
