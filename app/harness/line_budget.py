@@ -49,7 +49,7 @@ class LineRole(Enum):
 
 
 _IMPORT = re.compile(
-    r"^\s*(import\s|from\s+[\w.]+\s+import\s|#\s*include\b|using\s+[\w.]+;|use\s+[\w:{}, ]+;|"
+    r"^\s*(import\s*[({]?\s*$|import\s|from\s+[\w.]+\s+import\s|#\s*include\b|using\s+[\w.]+;|use\s+[\w:{}, ]+(;|\{\s*$)|"
     r"package\s+\w+|(var|let|const)\s+[\w{}\s,]+=\s*require\(['\"][^'\"]+['\"]\)[;,]?\s*$)"
 )
 _COMMENT_START = ("#", "//", "/*", "*", "--", ";;")
@@ -114,25 +114,30 @@ def roles(chunk: ChunkLines) -> list[LineRole]:
     if chunk.kind not in _CODE_KINDS:
         return [LineRole.BLANK if not h.text.strip() else LineRole.CODE for h in chunk.lines]
     out: list[LineRole] = []
-    in_doc: str | None = None  # the quote that closes an open docstring
-    in_block = False  # inside /* ... */
+    open_role, closer = LineRole.CODE, ""  # inside a docstring, block comment or import list until `closer`
     for hit in chunk.lines:
         text = hit.text.strip()
-        if in_doc or in_block:
-            out.append(LineRole.COMMENT)
-            if in_doc and in_doc in text:
-                in_doc = None
-            if in_block and "*/" in text:
-                in_block = False
+        if closer:
+            out.append(open_role)
+            closer = "" if closer in text else closer
             continue
         out.append(_role(text))
-        opener = next((q for q in _DOC_QUOTES if text.lstrip("rbuRBU").startswith(q)), None)
-        if opener:  # a docstring: one line when it closes where it opens
-            out[-1] = LineRole.COMMENT
-            in_doc = opener if text.count(opener) == 1 else None
-        if text.startswith("/*") and "*/" not in text:
-            in_block = True
+        open_role, closer = _opened(text, out[-1])
+        out[-1] = open_role if closer or open_role is LineRole.COMMENT else out[-1]
     return out
+
+
+def _opened(text: str, role: LineRole) -> tuple[LineRole, str]:
+    """What a line opens that goes on over the next lines: a docstring (or a one-line one), a block
+    comment, an import list (Go's `import (`, Python's `from x import (`, JS's `import {`)."""
+    quote = next((q for q in _DOC_QUOTES if text.lstrip("rbuRBU").startswith(q)), None)
+    if quote:
+        return LineRole.COMMENT, quote if text.count(quote) == 1 else ""
+    if text.startswith("/*") and "*/" not in text:
+        return LineRole.COMMENT, "*/"
+    if role is LineRole.IMPORT and text.endswith(("(", "{")):
+        return LineRole.IMPORT, ")" if text.endswith("(") else "}"
+    return role, ""
 
 
 def _role(text: str) -> LineRole:
@@ -140,8 +145,8 @@ def _role(text: str) -> LineRole:
         return LineRole.BLANK
     if text.startswith(_COMMENT_START) and not text.startswith(("#!", "#[", "#include")):
         return LineRole.COMMENT
-    if text.startswith("@") and not text.startswith("@@"):
-        return LineRole.DECORATOR
+    if (text.startswith("@") and not text.startswith("@@")) or text.startswith("#["):
+        return LineRole.DECORATOR  # Python and TypeScript decorators, Java annotations, Rust attributes
     if _IMPORT.match(text):
         return LineRole.IMPORT
     return LineRole.CODE

@@ -119,3 +119,14 @@ def test_search_code_returns_its_chunks_as_data_with_the_lines_it_showed(tools):
     assert first.kind in ChunkKind and [h.span.start_line for h in first.lines] == list(
         range(first.span.start_line, first.span.end_line + 1))
     assert all(h.text in outcome.content for h in first.lines)
+
+
+def test_import_lists_over_several_lines_and_attributes_are_told_in_every_language():
+    go = chunk("main.go", 'package main\n\nimport (\n\t"fmt"\n\t"os"\n)\n\nfunc main() {}', kind=ChunkKind.CODE)
+    assert roles(go) == [LineRole.IMPORT, LineRole.BLANK, *[LineRole.IMPORT] * 4, LineRole.BLANK, LineRole.CODE]
+    py = chunk("a.py", "from x import (\n    a,\n    b,\n)\nLIMIT = 3", kind=ChunkKind.IMPORTS)
+    assert roles(py) == [LineRole.IMPORT] * 4 + [LineRole.CODE]
+    rust = chunk("lib.rs", "use std::{\n    fmt,\n};\n#[derive(Debug)]\nstruct Limit(u32);", kind=ChunkKind.CLASS)
+    assert roles(rust) == [LineRole.IMPORT] * 3 + [LineRole.DECORATOR, LineRole.CODE]
+    ts = chunk("a.ts", "import {\n  retry,\n} from './retry';\n/* long\n note */\nconst limit = 2;")
+    assert roles(ts) == [LineRole.IMPORT] * 3 + [LineRole.COMMENT] * 2 + [LineRole.CODE]

@@ -251,7 +251,7 @@ def test_the_first_prompt_holds_the_index_chunks_that_answer(tools):
     model = ScriptedModel(["500 (notekeeper/config.py:12)."])
     events = run(model, tools, settings, question="What is the default maximum note length?")
     first = model.requests[0].messages[-1]["content"]
-    assert prompts.INDEX_HEADER in first and "\nnotekeeper/config.py:1-14\n" in first
+    assert prompts.INDEX_HEADER in first and "\nnotekeeper/config.py:9-14\n" in first  # from its first code line
     assert "\nDEFAULT_MAX_NOTE_LENGTH = 500\n" in first and "| DEFAULT_MAX" not in first  # unnumbered
     assert [e.name for e in only(events, ev.ToolCallCompleted)] == ["search_code"]  # through the executor
     assert only(events, ev.AnswerCompleted)[0].citations == (LineSpan("notekeeper/config.py", 12, 12),)
@@ -337,7 +337,8 @@ def test_the_index_chunks_in_the_first_prompt_stay_within_their_token_budget(too
     events = run(model, tools, settings, question="What is the default maximum note length?")
     first = model.requests[0].messages[-1]["content"]
     shown = first.split(prompts.INDEX_HEADER, 1)[1].split("\n\nQuestion:", 1)[0].strip()
-    assert 0 < model.count_tokens(shown) <= 60 and shown.startswith("notekeeper/config.py:1-")
+    assert 0 < model.count_tokens(shown) <= 60 and shown.startswith("notekeeper/config.py:9-")
+    assert "\nDEFAULT_MAX_NOTE_LENGTH = 500\n" in shown
     read = only(events, ev.ToolCallCompleted)[0]
     assert read.spans and read.spans[0].end_line < 14  # the first chunk, cut to fit
 
