@@ -1,9 +1,10 @@
 """Every piece of text the harness says to the model, in one place.
 
-Wording was chosen by running real questions through the default SmolLM2-135M model (see
-docs/harness.md): short sentences, the workspace layout and README start given up front in a
-plain user turn (a tiny model uses text there far better than it discovers files by itself), and a
-plain instruction when an answer is forced.
+Wording was chosen by running real questions through small models (SmolLM2-135M first, then the
+eval's questions with the Qwen2.5-Coder-1.5B default; docs/harness.md, docs/eval.md): short
+sentences, the workspace layout and the code that answers given up front in a plain user turn (a
+small model uses text there far better than it discovers files by itself), and a plain
+instruction when an answer is forced.
 """
 
 from __future__ import annotations

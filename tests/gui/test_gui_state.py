@@ -250,14 +250,28 @@ def test_the_intro_points_to_the_workspace_on_the_left(window: MainWindow) -> No
     assert "workspace on the left" in window.chat.toPlainText()
 
 
+def _files(root: Path, n: int) -> Path:
+    root.mkdir()
+    for i in range(n):
+        (root / f"m{i}.py").write_text(f"def f{i}():\n    return {i}\n")
+    return root
+
+
 def test_indexing_progress_shows_in_the_status_line(qtbot, home: Path, tmp_path: Path) -> None:
     """Issue 11: the first question of a workspace builds its index, and the window says how far."""
-    from app.harness.events import IndexProgress
+    from tests.gui.test_gui_runs import ask
 
-    window, loader = make_window(qtbot, tmp_path)
-    window.status.begin("Answering")
-    window.runs._on_worker_indexProgress(IndexProgress(40, 120))
-    assert "Indexing the workspace: 40 of 120 files" in window.status.text()
+    window, _loader = make_window(qtbot, tmp_path)
+    window.set_workspace(str(_files(tmp_path / "proj", 120)))
+    window.controller.model = ScriptedModel(["f3 returns 3."])
+    window.update_buttons()
+    phases: list[str] = []
+    step = window.status.step
+    window.status.step = lambda text: phases.append(text) or step(text)
+    ask(window, qtbot, "what does f3 return?")
+    shown = [p for p in phases if p.startswith("Indexing the workspace:")]
+    assert shown and shown[-1] == "Indexing the workspace: 120 of 120 files"
+    assert phases.index(shown[0]) < phases.index(next(p for p in phases if p.startswith("Writing")))
 
 
 def test_a_real_run_emits_index_progress_before_the_question(qtbot, home: Path, tmp_path: Path) -> None:
@@ -265,15 +279,14 @@ def test_a_real_run_emits_index_progress_before_the_question(qtbot, home: Path, 
     from app.harness.session import Session
     from app.settings import Settings
 
-    root = tmp_path / "proj"
-    root.mkdir()
-    for n in range(60):
-        (root / f"m{n}.py").write_text(f"def f{n}():\n    return {n}\n")
     seen: list = []
-    session = Session.open(root, ScriptedModel(["f3 returns 3."]), Settings(n_threads=1))
+    session = Session.open(_files(tmp_path / "proj", 60), ScriptedModel(["f3 returns 3."]), Settings(n_threads=1))
     worker = RunWorker(lambda: session.ask("what does f3 return?"))
     worker.indexProgress.connect(seen.append)
+    worker.runStarted.connect(seen.append)
     with qtbot.waitSignal(worker.finished, timeout=60000):
         worker.start()
     session.close()
-    assert seen and seen[-1].files == 60 and any(getattr(e, "done", 0) == 60 for e in seen)
+    kinds = [type(e).__name__ for e in seen]
+    assert kinds[-1] == "RunStarted" and kinds[-2] == "IndexReady" and "IndexProgress" in kinds
+    assert seen[-2].files == 60 and any(getattr(e, "done", 0) == 60 for e in seen)

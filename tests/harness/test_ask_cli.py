@@ -53,3 +53,20 @@ def test_a_missing_model_file_is_a_clear_error(project: Path, tmp_path: Path, ca
 def test_a_bad_step_budget_is_refused(project: Path, capsys):
     assert main(["ask", "--workspace", str(project), "--max-steps", "0", "q"]) == 2
     assert "Step budget: Input should be greater than or equal to 1" in capsys.readouterr().err
+
+
+def test_the_answer_is_printed_as_it_streams_not_at_the_end(capsys):
+    """Each piece of the answer reaches stdout when the model writes it; the end adds only the
+    harness's notes (test_ask_real.py checks a real model streams in pieces)."""
+    from app.cli.ask_cmd import _Printer
+    from app.harness import events as ev
+    from app.llm.base import Usage
+
+    printer = _Printer(as_json=False, trace=None)
+    printer.show(ev.ModelTextStreamed(1, "The limit is "))
+    assert capsys.readouterr().out == "The limit is "
+    printer.show(ev.ModelTextStreamed(1, "500."))
+    assert capsys.readouterr().out == "500."
+    printer.show(ev.AnswerCompleted("The limit is 500.\n\nSources: a.py:3", (), 1, Usage(), 0.1,
+                                    notes="Sources: a.py:3"))
+    assert capsys.readouterr().out == "\n\nSources: a.py:3\n"
