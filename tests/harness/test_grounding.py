@@ -129,7 +129,8 @@ def test_prose_citations_in_the_forms_models_write() -> None:
              "see src/a.py, line 9.": ("src/a.py", 9, 9),
              "in src/a.py (lines 12\u201330)": ("src/a.py", 12, 30),
              "src/a.py#L12-L30": ("src/a.py", 12, 30),
-             "at lines 152-153 of `src/dotenv/main.py`": ("src/dotenv/main.py", 152, 153)}
+             "at lines 152-153 of `src/dotenv/main.py`": ("src/dotenv/main.py", 152, 153),
+             "In the `lib/application.js` file, it is located at line 194.": ("lib/application.js", 194, 194)}
     for text, (path, start, end) in forms.items():
         (found,) = find_prose_citations(text)
         assert (found.path, found.start_line, found.end_line) == (path, start, end), text
