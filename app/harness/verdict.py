@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from app.values import LineSpan
@@ -95,17 +95,18 @@ ASKING = frozenset(
     "with from into have make made give gives given called call calls kind kinds thing code line "
     "lines project library package something inside first other another before after".split()
 )
+# The answer check's one list of words too plain to be a claim (grounding's source choice uses it too).
 PLAIN = frozenset(
     "a an and are as at be but by can do does for from has have how if in into is it its may not of "
     "on or so such than that the their then there these this those to uses used using was what when "
     "where which while who why will with would you your also each file files code project line lines "
-    "function method class value default set called call returns return see specified located "
-    "defined found following example shown means used true false none null".split()
-) | frozenset(
-    # words that say where or how a claim was found, not what it claims
-    "specified indicated indicates stated states shows seen located mentioned contains listed holds "
-    "answer done sets field attribute property section higher later root folder directory typically "
-    "given specifically".split()
+    "function method class value default set called call returns return see".split()
+)
+# Words that say where or how a claim was found, not what it claims.
+PLACE_WORDS = frozenset(
+    "specified indicated indicates stated states shows shown seen located mentioned contains listed "
+    "holds answer done sets field attribute property section higher later root folder directory "
+    "typically given specifically defined found following example means true false none null".split()
 )
 # Line references are where a claim is, not a claim: `a.py:3-9`, "lines 3-9", "line 12".
 _LINE_REFS = re.compile(r"(?<![\w])(?:lines?|L)\s*\d+(?:\s*(?:-|\u2013|to|through|and)\s*(?:line\s+)?\d+)?",
@@ -116,6 +117,10 @@ _LINE_REFS = re.compile(r"(?<![\w])(?:lines?|L)\s*\d+(?:\s*(?:-|\u2013|to|throug
 class Claims:
     key: tuple[str, ...]  # values and names, lower-cased
     prose: tuple[str, ...]  # other content words, as 5-letter stems
+    words: dict[str, str] = field(default_factory=dict)  # a prose stem -> the word as written
+
+    def word(self, stem: str) -> str:
+        return self.words.get(stem, stem)
 
 
 def claims_of(answer: str, question: str, paths: Iterable[str] = ()) -> Claims:
@@ -135,7 +140,11 @@ def claims_of(answer: str, question: str, paths: Iterable[str] = ()) -> Claims:
             key.setdefault(low, None)
     prose_text = _TICKED.sub(" ", _FENCED.sub(" ", text))
     prose = {s for s in _stems(prose_text) if not any(s.startswith(a) or a.startswith(s) for a in asked)}
-    return Claims(tuple(key), tuple(sorted(prose - {_stem(k) for k in key})))
+    words: dict[str, str] = {}
+    for word in _WORD.findall(prose_text):
+        if word.lower() not in PLAIN and word.lower() not in PLACE_WORDS:
+            words.setdefault(_stem(word), word)
+    return Claims(tuple(key), tuple(sorted(prose - {_stem(k) for k in key})), words)
 
 
 def _without_places(text: str, paths: Iterable[str]) -> str:
@@ -175,9 +184,9 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     all_stems = set().union(*stems.values()) if stems else set()
     prose_found = [p for p in claims.prose if p in all_stems]
     prose_share = len(prose_found) / len(claims.prose) if claims.prose else 1.0
-    found = tuple(found_keys) + tuple(prose_found)
+    found = tuple(found_keys) + tuple(claims.word(p) for p in prose_found)
     missing = tuple(k for k in claims.key if k not in found_keys)
-    missing += tuple(p for p in claims.prose if p not in prose_found)
+    missing += tuple(claims.word(p) for p in claims.prose if p not in prose_found)
     closest = _closest(claims, subject, lines, lowered, stems)
     place = _place_status(places, subject, stems, backing)
     if defined is not None and not defined.agrees:  # the index defines it elsewhere
@@ -308,7 +317,7 @@ def _stems(text: str) -> set[str]:
         parts = [word] + (_SPLIT.findall(word) if ("_" in word or not word.islower()) else [])
         for part in parts:
             low = part.lower()
-            if len(low) >= 4 and low not in PLAIN:
+            if len(low) >= 4 and low not in PLAIN and low not in PLACE_WORDS:
                 out.add(_stem(low))
     return out
 

@@ -94,7 +94,8 @@ def merge_results(path: Path, name: str, rows: list[dict[str, Any]]) -> None:
         "recorded": recorded_table(rows), "replayed": reliability(rows),
         "command": f"python -m bench.eval.replay --rows docs/eval_rows/{name}.json"}
     tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")  # as python -m bench writes it
+    text = json.dumps(data, indent=1, ensure_ascii=False)  # as python -m bench writes the file
+    tmp.write_text(text + "\n", encoding="utf-8")
     tmp.replace(path)
 
 
