@@ -80,6 +80,7 @@ PROSE_LOW = 0.55
 PROSE_KEYLESS = 0.8
 KEYLESS_MIN_WORDS = 2
 CLOSEST_LINES = 3
+CLOSEST_MIN_SCORE = 2  # a line naming the subject once, or holding a claim, is worth a look
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]+")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w])")
@@ -294,7 +295,7 @@ def _closest(claims: Claims, subject: set[str], lines: dict[LineSpan, str],
     for span, low in lowered.items():
         score = 3 * sum(_holds(low, k) for k in claims.key) + len(set(claims.prose) & stems[span])
         score += 2 * sum(_match({s}, stems[span]) for s in subject)
-        if score >= 3:
+        if score >= CLOSEST_MIN_SCORE:
             scored.append((-score, span))
     return tuple(ShownLine(span, lines[span]) for _, span in sorted(scored)[:CLOSEST_LINES])
 
