@@ -48,3 +48,18 @@ def test_the_verdict_s_lines_survive_a_record_round_trip() -> None:
                             found=("weak",))
     back = event_from_dict(event_to_dict(event))
     assert back.backing == (line,) and back.support is Support.BACKED and back.found == ("weak",)
+
+
+def test_the_symbol_table_gives_a_definition_s_own_line(project) -> None:
+    from app.harness.session import open_toolbox
+    from app.settings import Settings
+    from app.tools.code_search import CodeSearch
+
+    tools = open_toolbox(project, Settings(n_threads=1), code_search=CodeSearch())
+    try:
+        (span,) = tools.definitions("load_config")
+        line = (project / span.path).read_text(encoding="utf-8").splitlines()[span.start_line - 1]
+        assert span.path == "notekeeper/config.py" and line.startswith("def load_config(")
+        assert tools.definitions("no_such_name") == ()
+    finally:
+        tools.workspace.close()
