@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication, QToolTip
 
 from app.gui.main_window import MainWindow
 from app.harness.prompts import SUPPORT_LABELS
-from app.harness.grounding import Support
+from app.harness.verdict import Support
 from app.llm.scripted import ScriptedModel
 from tests.gui.test_gui_runs import ask, scripted
 

@@ -10,7 +10,7 @@ from app.harness import events as ev
 from app.harness import prompts
 from app.harness.events import StopReason
 from app.harness.loop import run_question
-from app.harness.grounding import Support
+from app.harness.verdict import Support
 from app.llm.base import ParsedReply, ParsedToolCall, TurnEnd
 from app.llm.dialects import dialect_for_template
 from app.llm.scripted import ScriptedModel
