@@ -9,12 +9,16 @@ showed (and in the lines of a range the answer cites but the run never showed, r
   identifiers); each must be in a shown line, and one must sit in a line that also names the
   question's subject (or close to one: a default is often set a line or two below its name);
 - prose claims: the answer's other content words; most must appear in the lines;
-- places: a file (and lines) named as where something is must exist and hold the subject.
+- places: a file (and lines) named as where something is must exist and hold the subject;
+- definitions: for a "where is X" question, the index's symbol table says where X is defined, and
+  an answer naming another file is not backed whatever it cites.
 
 Backed: every key claim found, one of them beside the subject (that line is shown to the user),
-and the prose mostly found. Not backed: neither a key claim nor most of the prose found, or the
-answer repeats the prompt instead of answering. Anything between is partly backed, with what was
-and was not found. Every threshold was tuned on the eval's tuning questions only (docs/eval.md).
+and the prose mostly found (or: plain prose nearly all found beside the subject; or a cited place
+that holds the subject). Not backed: nothing found, too little of the prose and no key claim, a
+cited file that never names the subject, or the answer repeats the prompt instead of answering.
+Anything between is partly backed, with what was and was not found. Every threshold was tuned on
+the eval's tuning questions only (docs/eval.md; each constant says what the sweep gave).
 """
 
 from __future__ import annotations
@@ -173,6 +177,34 @@ def subject_of(question: str) -> set[str]:
     return {s for s in _stems(question) if s not in {_stem(a) for a in ASKING}}
 
 
+class Place(Enum):
+    """What the places an answer cites (file and lines) say about the question's subject."""
+
+    NONE = "none"  # it cites no place
+    HOLDS = "holds"  # every cited range has a line naming the subject
+    FILE = "file"  # some range does not, but a line that backs the answer is in its file
+    NEAR = "near"  # some range does not, and its file names the subject only elsewhere
+    MISS = "miss"  # a cited file does not name the subject at all
+
+
+@dataclass(frozen=True)
+class Findings:
+    """What the lines hold of an answer's claims (judge's evidence, before any rule)."""
+
+    claims: Claims
+    found_keys: tuple[str, ...]
+    prose_found: tuple[str, ...]
+    backing: tuple[ShownLine, ...]
+    closest: tuple[ShownLine, ...]
+    place: Place
+    beside_subject: bool  # a line names the subject with two of the answer's prose words
+    file_names_subject: bool  # a file the answer names has a line naming the subject
+
+    @property
+    def prose_share(self) -> float:
+        return len(self.prose_found) / len(self.claims.prose) if self.claims.prose else 1.0
+
+
 def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iterable[str] = (),
           places: tuple[LineSpan, ...] = (), echo: bool = False, defined: Definition | None = None,
           files: Iterable[str] = ()) -> Verdict:
@@ -180,79 +212,84 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     the ranges it cites as where the answer is (their lines are among `lines`); `defined` is the
     symbol table's word on a "where is X" answer, which overrules the lines; `files` are the
     workspace files the answer names."""
+    f = find_claims(answer, question, lines, paths, places, set(files))
+    claims = f.claims
+    found = f.found_keys + tuple(claims.word(p) for p in f.prose_found)
+    missing = tuple(k for k in claims.key if k not in f.found_keys)
+    missing += tuple(claims.word(p) for p in claims.prose if p not in f.prose_found)
+    if defined is not None and not defined.agrees:  # the index defines it elsewhere
+        return Verdict(Support.NOT_BACKED, (), defined.lines + f.closest, found,
+                       missing + (f"{defined.name} in the file named",))
+    if defined is not None and not echo and f.prose_share >= PROSE_BACKED:
+        return Verdict(Support.BACKED, defined.lines + f.backing, (), found + (defined.name,), missing)
+    support = Support.NOT_BACKED if echo else _support(f)
+    if support is Support.BACKED:
+        backing = f.backing or _place_lines(places, lines, subject_of(question) | _asked_values(question))
+        return Verdict(support, backing, (), found, missing)
+    return Verdict(support, (), f.closest, found, missing)
+
+
+def find_claims(answer: str, question: str, lines: dict[LineSpan, str], paths: Iterable[str],
+                places: tuple[LineSpan, ...], files: set[str]) -> Findings:
     claims = claims_of(answer, question, paths)
     subject = subject_of(question) | _asked_values(question)
     stems = {span: _line_stems(text) for span, text in lines.items()}
     lowered = {span: text.lower() for span, text in lines.items()}
-    found_keys = [k for k in claims.key if any(_holds(low, k) for low in lowered.values())]
-    backing = _backing(claims.key, subject, lines, lowered, stems)
     all_stems = set().union(*stems.values()) if stems else set()
-    prose_found = [p for p in claims.prose if p in all_stems]
-    prose_share = len(prose_found) / len(claims.prose) if claims.prose else 1.0
-    found = tuple(found_keys) + tuple(claims.word(p) for p in prose_found)
-    missing = tuple(k for k in claims.key if k not in found_keys)
-    missing += tuple(claims.word(p) for p in claims.prose if p not in prose_found)
-    closest = _closest(claims, subject, lines, lowered, stems)
-    place = _place_status(places, subject, stems, backing)
-    if defined is not None and not defined.agrees:  # the index defines it elsewhere
-        return Verdict(Support.NOT_BACKED, (), defined.lines + closest, found,
-                       missing + (f"{defined.name} in the file named",))
-    if defined is not None and not echo and prose_share >= PROSE_BACKED:
-        return Verdict(Support.BACKED, defined.lines + backing, (), found + (defined.name,), missing)
-    if echo or (place == "miss" and not found_keys):
-        return Verdict(Support.NOT_BACKED, (), closest, found, missing)
-    keys_ok = bool(claims.key) and len(found_keys) == len(claims.key) and bool(backing)
-    prose_ok = prose_share >= PROSE_BACKED
+    backing = _backing(claims.key, subject, lines, lowered, stems)
+    prose = set(claims.prose)
+    return Findings(
+        claims, tuple(k for k in claims.key if any(_holds(low, k) for low in lowered.values())),
+        tuple(p for p in claims.prose if p in all_stems), backing,
+        _closest(claims, subject, lines, lowered, stems), _place_status(places, subject, stems, backing),
+        any(_match(subject, words) and len(prose & words) >= 2 for words in stems.values()),
+        any(span.path in files and _match(subject, words) for span, words in stems.items()))
+
+
+def _support(f: Findings) -> Support:
+    """The rules, in order: backed, then the ways to be not backed; partly backed otherwise."""
+    claims, place, prose_ok = f.claims, f.place, f.prose_share >= PROSE_BACKED
+    keys_ok = bool(claims.key) and len(f.found_keys) == len(claims.key) and bool(f.backing)
     keyless_ok = (not claims.key and len(claims.prose) >= KEYLESS_MIN_WORDS
-                  and prose_share >= PROSE_KEYLESS and _said_beside_subject(claims, subject, stems))
-    if place not in ("miss", "near") and ((keys_ok and prose_ok) or (place == "holds" and not claims.key and prose_ok)
-                            or keyless_ok):
-        return Verdict(Support.BACKED, backing or _place_lines(places, lines, subject, stems), (),
-                       found, missing)
+                  and f.prose_share >= PROSE_KEYLESS and f.beside_subject)
+    if place is Place.MISS and not f.found_keys:
+        return Support.NOT_BACKED
+    if place not in (Place.MISS, Place.NEAR) and (
+            (keys_ok and prose_ok) or (place is Place.HOLDS and not claims.key and prose_ok) or keyless_ok):
+        return Support.BACKED
     says_nothing = not claims.key and not claims.prose  # it only restates the question
-    if says_nothing and _file_names_subject(set(files), subject, stems):  # "src/pkg/parser.py": a file is its claim
-        return Verdict(Support.PARTLY, (), closest, found, missing)
-    nothing_found = not found_keys and not prose_found
-    if (says_nothing or nothing_found or (not found_keys and prose_share < PROSE_LOW)) and place == "none":
-        return Verdict(Support.NOT_BACKED, (), closest, found, missing)
-    return Verdict(Support.PARTLY, (), closest, found, missing)
+    if says_nothing and f.file_names_subject:  # "src/pkg/parser.py": for a where question, a file is its claim
+        return Support.PARTLY
+    nothing_found = not f.found_keys and not f.prose_found
+    weak = not f.found_keys and f.prose_share < PROSE_LOW
+    if (says_nothing or nothing_found or weak) and place is Place.NONE:
+        return Support.NOT_BACKED
+    return Support.PARTLY
 
 
 def _place_status(places: tuple[LineSpan, ...], subject: set[str], stems: dict[LineSpan, set[str]],
-                  backing: tuple[ShownLine, ...]) -> str:
-    """none: the answer cites no place; holds: every cited range has a line naming the subject;
-    file: some range does not, but a line that backs the answer is in its file; near: its file
-    names the subject elsewhere; miss: otherwise."""
+                  backing: tuple[ShownLine, ...]) -> Place:
     if not places:
-        return "none"
-    status = "holds"
+        return Place.NONE
+    status = Place.HOLDS
     for place in places:
         if any(_match(subject, words) for span, words in stems.items() if _inside(span, place)):
             continue
         if any(b.span.path == place.path for b in backing):
-            status = "file" if status == "holds" else status
+            status = Place.FILE if status is Place.HOLDS else status
         elif any(_match(subject, words) for span, words in stems.items() if span.path == place.path):
-            status = "near"  # the right file, other lines: not backed by it, not a miss either
+            status = Place.NEAR  # the right file, other lines: not backed by it, not a miss either
         else:
-            return "miss"
+            return Place.MISS
     return status
 
 
-def _file_names_subject(files: set[str], subject: set[str], stems: dict[LineSpan, set[str]]) -> bool:
-    return any(span.path in files and _match(subject, words) for span, words in stems.items())
-
-
-def _place_lines(places: tuple[LineSpan, ...], lines: dict[LineSpan, str], subject: set[str],
-                 stems: dict[LineSpan, set[str]]) -> tuple[ShownLine, ...]:
+def _place_lines(places: tuple[LineSpan, ...], lines: dict[LineSpan, str],
+                 subject: set[str]) -> tuple[ShownLine, ...]:
+    """The lines of the cited places that name the subject (a place's backing)."""
     held = [span for span in lines for place in places
-            if _inside(span, place) and _match(subject, stems[span])]
+            if _inside(span, place) and _match(subject, _line_stems(lines[span]))]
     return tuple(ShownLine(span, lines[span]) for span in held[:CLOSEST_LINES])
-
-
-def _said_beside_subject(claims: Claims, subject: set[str], stems: dict[LineSpan, set[str]]) -> bool:
-    """A line names the subject and holds two or more of the answer's prose words."""
-    prose = set(claims.prose)
-    return any(_match(subject, words) and len(prose & words) >= 2 for words in stems.values())
 
 
 def _inside(line: LineSpan, place: LineSpan) -> bool:
