@@ -190,7 +190,9 @@ class ChatView(QTextBrowser):
         body = render.answer_html(turn.answer, turn.citations, self.dark, turn.links) if turn.answer else ""
         body = render.flag_unverified(body, turn.unverified)
         # the answer may already name its sources inline; list only what the text lacks
-        sources = render.sources_html([c for c in turn.citations or () if not _mentions(turn.answer, c)])
+        linked = {span for _, span in turn.links}  # prose citations are links in the text already
+        sources = render.sources_html([c for c in turn.citations or ()
+                                       if not _mentions(turn.answer, c) and c not in linked])
         badge = render.support_html(turn.support, turn.unverified, index if turn.answer else None,
                                     turn.detail)
         note = f"<p><i>{escape(turn.note)}</i></p>" if turn.note else ""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import time
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
@@ -108,8 +109,10 @@ class ToolExecutor:
             log.exception("looking up %r in the symbol table failed", name)
             return ()
         bare = name.rsplit(".", 1)[-1]
-        return tuple(LineSpan(h.path, h.start_line, h.start_line) for h in hits
-                     if h.symbol and (h.symbol == name or h.symbol.rsplit(".", 1)[-1] == bare))
+        return tuple(LineSpan(h.path, line, line) for h in hits
+                     if h.symbol and (h.symbol == name or h.symbol.rsplit(".", 1)[-1] == bare)
+                     for line in [_line_naming(h.text, bare, h.start_line)])
+
 
     def schemas(self) -> list[ToolSpec]:
         return self._registry.specs()
@@ -201,3 +204,10 @@ def _refused(call_id: str, name: str, raw: str, message: str) -> CallOutcome:
 
 def _failed(call_id: str, name: str, raw: str, arguments: dict[str, Any] | None, message: str) -> CallOutcome:
     return CallOutcome(call_id, str(name), raw, arguments, False, message)
+
+
+def _line_naming(text: str, name: str, first: int) -> int:
+    """The line of a chunk that names `name` first (its definition line; a chunk may open with
+    comments or decorators), else the chunk's first line."""
+    pattern = re.compile(r"(?<![\w])" + re.escape(name) + r"(?![\w])")
+    return next((first + i for i, line in enumerate(text.split("\n")) if pattern.search(line)), first)

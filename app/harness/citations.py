@@ -143,6 +143,7 @@ PROSE_CITATION_RE = re.compile(
     "(?<![\\w/.\\-])(?:"
     + _PROSE_PATH.replace("§", "1") + r"#L(?P<start1>\d{1,7})(?:-L?(?P<end1>\d{1,7}))?(?![\w])"
     + "|" + _PROSE_PATH.replace("§", "2") + r"(?:[ \t]+(?:file|module))?[ \t]*[,(]?[ \t]*"
+    + r"(?:(?:it|this|which)\s+(?:is|are)\s+)?(?:(?:located|defined|found|implemented)\s+)?"
     + _RANGE.replace("§", "2")
     + "|" + _RANGE.replace("§", "3") + r"\s+(?:of|in)\s+(?:the\s+)?(?:file\s+)?" + _PROSE_PATH.replace("§", "3")
     + ")", re.IGNORECASE)

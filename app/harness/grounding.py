@@ -1,12 +1,13 @@
-"""Does the workspace back an answer? Names the answer mentions are looked up, and sources are
-chosen only among lines this run showed that the answer really draws on.
+"""Does the workspace back an answer? What the check gathers for the verdict (app.harness.verdict):
+the lines this run showed (and a prose citation's lines read from disk), the places the answer
+cites, the files it names, the symbol table's word on a "where is X" answer; and its sources.
 
 A small model invents files and functions and restates the README as if it had read the code.
 So: every file path and code symbol an answer names is checked against the workspace (a miss is
-reported as unverified), and a line shown in this run becomes a source only when the answer uses
-what it holds (a number, an identifier, a quoted value, a name written as code, or several of
-its words that the question did not already say) or names its file. An answer with no such line
-is said to have no source.
+reported as unverified and keeps the answer from being backed), and a line shown in this run
+becomes a source only when the answer uses what it holds (a number, an identifier, a quoted
+value, a name written as code, or several of its words that the question did not already say) or
+names its file. A not-backed answer has no sources: its closest lines are listed instead.
 """
 
 from __future__ import annotations
@@ -16,8 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from app.harness.citations import Evidence, find_prose_citations, merge_spans
-from app.harness.verdict import Definition, ShownLine, Support, Verdict, is_echo, judge
-from app.index.terms import STOP_WORDS
+from app.harness.verdict import PLAIN, Definition, ShownLine, Support, Verdict, is_echo, judge
 from app.values import LineSpan, find_citations
 
 __all__ = ["AnswerCheck", "NameLookup", "Support", "check_answer"]
@@ -72,12 +72,6 @@ _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w])")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]+")
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _QUOTED = re.compile(r"[\"']([^\"'\n]{2,60})[\"']")
-# Words that say nothing about which lines an answer draws on: the stop words, and words every
-# answer about code uses.
-PLAIN = STOP_WORDS | frozenset(
-    "uses used using while file files code project line lines function method class value default "
-    "set called call returns return see".split()
-)
 
 
 def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence: Evidence,

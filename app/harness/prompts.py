@@ -64,8 +64,6 @@ TRUNCATED_RESULT = (
 )
 
 SOURCES_LINE = "Sources: {citations}"
-NO_SOURCE_NOTE = ("Not backed: no line Burrow read in this workspace states this answer, "
-                  "so treat it as a guess.")
 UNVERIFIED_NOTE = "Not found in this workspace: {names}."
 # Closes the reply of a question that ended without an answer (Stop, Ctrl-C, a failure) when the
 # chat goes on, so a follow-up such as "go on" has the question and what was said before the stop.
@@ -75,7 +73,7 @@ INTERRUPTED_ANSWER = "[interrupted before the answer was finished: {reason}]"
 SUPPORT_LABELS = {
     Support.BACKED: "Backed: a line Burrow read states this answer's claim",
     Support.PARTLY: "Partly backed: some of its claims are in lines Burrow read, not all",
-    Support.NOT_BACKED: "Not backed: no line Burrow read states it",
+    Support.NOT_BACKED: "Not backed: no line Burrow read states it; treat it as a guess",
 }
 # The detail under the label: which line backs it, or what was and was not found.
 BACKED_BY = "Backed by {span}: {text}"
@@ -103,14 +101,12 @@ def stop_message(reason: StopReason, *, steps: int = 0, detail: str = "") -> str
 
 def answer_notes(check: AnswerCheck, added: tuple) -> str:
     """What only the check knows, written under an answer: the sources Burrow found (beyond the
-    model's own citations), unverified names, or that no source was found."""
+    model's own citations) and unverified names (the verdict has its own fields and words)."""
     notes = []
     if added:
         notes.append(SOURCES_LINE.format(citations=", ".join(map(str, added))))
     if check.unverified:
         notes.append(UNVERIFIED_NOTE.format(names=", ".join(f"`{n}`" for n in check.unverified)))
-    if check.support is Support.NOT_BACKED:
-        notes.append(NO_SOURCE_NOTE)
     return "\n\n".join(notes)
 
 

@@ -90,8 +90,12 @@ class RunState:
     def _read_lines(self, span: LineSpan) -> tuple[ShownLine, ...]:
         """The lines of a span read now (a prose citation's range this run never showed)."""
         outcome = self.tools.run("verify", "read_file", read_args_for(span))
-        if not outcome.ok or not outcome.hits or outcome.hits[-1].span.start_line < span.end_line:
-            return ()  # unreadable, or the range runs past the file's end
+        if not outcome.ok or not outcome.hits:
+            return ()
+        if outcome.hits[-1].span.start_line < span.end_line:  # cut by the read limits, or past the end
+            last = LineSpan(span.path, span.end_line, span.end_line)
+            if not self.tools.run("verify", "read_file", read_args_for(last)).hits:
+                return ()
         return tuple(ShownLine(hit.span, hit.text) for hit in outcome.hits)
 
     @property

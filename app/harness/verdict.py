@@ -9,21 +9,26 @@ showed (and in the lines of a range the answer cites but the run never showed, r
   identifiers); each must be in a shown line, and one must sit in a line that also names the
   question's subject (or close to one: a default is often set a line or two below its name);
 - prose claims: the answer's other content words; most must appear in the lines;
-- places: a file (and lines) named as where something is must exist and hold the subject.
+- places: a file (and lines) named as where something is must exist and hold the subject;
+- definitions: for a "where is X" question, the index's symbol table says where X is defined, and
+  an answer naming another file is not backed whatever it cites.
 
 Backed: every key claim found, one of them beside the subject (that line is shown to the user),
-and the prose mostly found. Not backed: neither a key claim nor most of the prose found, or the
-answer repeats the prompt instead of answering. Anything between is partly backed, with what was
-and was not found. Every threshold was tuned on the eval's tuning questions only (docs/eval.md).
+and the prose mostly found (or: plain prose nearly all found beside the subject; or a cited place
+that holds the subject). Not backed: nothing found, too little of the prose and no key claim, a
+cited file that never names the subject, or the answer repeats the prompt instead of answering.
+Anything between is partly backed, with what was and was not found. Every threshold was tuned on
+the eval's tuning questions only (docs/eval.md; each constant says what the sweep gave).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
+from app.index.terms import STOP_WORDS
 from app.values import LineSpan
 
 
@@ -67,19 +72,24 @@ class Verdict:
     missing: tuple[str, ...]  # claims found nowhere
 
 
+# Every value below was measured by replaying the tuning set (python -m bench.eval.replay, 69
+# answers of the default model; docs/eval.md), backed answers (right):
 # How close (in lines of one file) a key claim may sit to the question's subject: a default or a
-# return value is often a line or two below the name it belongs to (measured: 0 lost 3 right
-# answers, 3 lets in no wrong one on the tuning set).
+# return value is often a line or two below the name it belongs to. 0 or 1: 39 (36); 3, 5 or 10:
+# 41 (38).
 SUBJECT_WINDOW = 3
-# Share of the answer's prose words that must be in the lines for backed; below LOW with no key
-# claim found it is not backed. A restated line scores 0.8-1.0; invented explanations 0.15-0.5.
+# Share of the answer's prose words that must be in the lines for backed: 0.5: 42 (39); 0.6: 41
+# (38); 0.7: 39 (37). Below LOW with no key claim found it is not backed: not-backed answers
+# right at 0.34: 2 of 6; 0.45: 2 of 7; 0.55: 2 of 8; 0.65: 3 of 9.
 PROSE_BACKED = 0.6
 PROSE_LOW = 0.55
 # An answer with no value or name to check (plain prose) is backed only when nearly all its words
-# are in the lines and one line names the subject with two of them.
+# are in the lines and one line names the subject with two of them: 0.6: 42 (39); 0.7 to 0.9: 41
+# (38); 1.0: 40 (37). The tuning set cannot tell 1 to 4 words apart; 2 keeps a one-word answer out.
 PROSE_KEYLESS = 0.8
 KEYLESS_MIN_WORDS = 2
 CLOSEST_LINES = 3
+CLOSEST_MIN_SCORE = 2  # a line naming the subject once, or holding a claim, is worth a look
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]+")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w])")
@@ -95,17 +105,17 @@ ASKING = frozenset(
     "with from into have make made give gives given called call calls kind kinds thing code line "
     "lines project library package something inside first other another before after".split()
 )
-PLAIN = frozenset(
-    "a an and are as at be but by can do does for from has have how if in into is it its may not of "
-    "on or so such than that the their then there these this those to uses used using was what when "
-    "where which while who why will with would you your also each file files code project line lines "
-    "function method class value default set called call returns return see specified located "
-    "defined found following example shown means used true false none null".split()
-) | frozenset(
-    # words that say where or how a claim was found, not what it claims
-    "specified indicated indicates stated states shows seen located mentioned contains listed holds "
-    "answer done sets field attribute property section higher later root folder directory typically "
-    "given specifically".split()
+# Words too plain to be a claim: the project's one stop-word list (index/terms.py) and the words
+# every answer about code uses (grounding's source choice uses it too).
+PLAIN = STOP_WORDS | frozenset(
+    "uses used using while also file files code project line lines function method class value default "
+    "set called call returns return see".split()
+)
+# Words that say where or how a claim was found, not what it claims.
+PLACE_WORDS = frozenset(
+    "specified indicated indicates stated states shows shown seen located mentioned contains listed "
+    "holds answer done sets field attribute property section higher later root folder directory "
+    "typically given specifically defined found following example means true false none null".split()
 )
 # Line references are where a claim is, not a claim: `a.py:3-9`, "lines 3-9", "line 12".
 _LINE_REFS = re.compile(r"(?<![\w])(?:lines?|L)\s*\d+(?:\s*(?:-|\u2013|to|through|and)\s*(?:line\s+)?\d+)?",
@@ -116,6 +126,10 @@ _LINE_REFS = re.compile(r"(?<![\w])(?:lines?|L)\s*\d+(?:\s*(?:-|\u2013|to|throug
 class Claims:
     key: tuple[str, ...]  # values and names, lower-cased
     prose: tuple[str, ...]  # other content words, as 5-letter stems
+    words: dict[str, str] = field(default_factory=dict)  # a prose stem -> the word as written
+
+    def word(self, stem: str) -> str:
+        return self.words.get(stem, stem)
 
 
 def claims_of(answer: str, question: str, paths: Iterable[str] = ()) -> Claims:
@@ -135,7 +149,11 @@ def claims_of(answer: str, question: str, paths: Iterable[str] = ()) -> Claims:
             key.setdefault(low, None)
     prose_text = _TICKED.sub(" ", _FENCED.sub(" ", text))
     prose = {s for s in _stems(prose_text) if not any(s.startswith(a) or a.startswith(s) for a in asked)}
-    return Claims(tuple(key), tuple(sorted(prose - {_stem(k) for k in key})))
+    words: dict[str, str] = {}
+    for word in _WORD.findall(prose_text):
+        if word.lower() not in PLAIN and word.lower() not in PLACE_WORDS:
+            words.setdefault(_stem(word), word)
+    return Claims(tuple(key), tuple(sorted(prose - {_stem(k) for k in key})), words)
 
 
 def _without_places(text: str, paths: Iterable[str]) -> str:
@@ -159,6 +177,34 @@ def subject_of(question: str) -> set[str]:
     return {s for s in _stems(question) if s not in {_stem(a) for a in ASKING}}
 
 
+class Place(Enum):
+    """What the places an answer cites (file and lines) say about the question's subject."""
+
+    NONE = "none"  # it cites no place
+    HOLDS = "holds"  # every cited range has a line naming the subject
+    FILE = "file"  # some range does not, but a line that backs the answer is in its file
+    NEAR = "near"  # some range does not, and its file names the subject only elsewhere
+    MISS = "miss"  # a cited file does not name the subject at all
+
+
+@dataclass(frozen=True)
+class Findings:
+    """What the lines hold of an answer's claims (judge's evidence, before any rule)."""
+
+    claims: Claims
+    found_keys: tuple[str, ...]
+    prose_found: tuple[str, ...]
+    backing: tuple[ShownLine, ...]
+    closest: tuple[ShownLine, ...]
+    place: Place
+    beside_subject: bool  # a line names the subject with two of the answer's prose words
+    file_names_subject: bool  # a file the answer names has a line naming the subject
+
+    @property
+    def prose_share(self) -> float:
+        return len(self.prose_found) / len(self.claims.prose) if self.claims.prose else 1.0
+
+
 def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iterable[str] = (),
           places: tuple[LineSpan, ...] = (), echo: bool = False, defined: Definition | None = None,
           files: Iterable[str] = ()) -> Verdict:
@@ -166,79 +212,84 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     the ranges it cites as where the answer is (their lines are among `lines`); `defined` is the
     symbol table's word on a "where is X" answer, which overrules the lines; `files` are the
     workspace files the answer names."""
+    f = find_claims(answer, question, lines, paths, places, set(files))
+    claims = f.claims
+    found = f.found_keys + tuple(claims.word(p) for p in f.prose_found)
+    missing = tuple(k for k in claims.key if k not in f.found_keys)
+    missing += tuple(claims.word(p) for p in claims.prose if p not in f.prose_found)
+    if defined is not None and not defined.agrees:  # the index defines it elsewhere
+        return Verdict(Support.NOT_BACKED, (), defined.lines + f.closest, found,
+                       missing + (f"{defined.name} in the file named",))
+    if defined is not None and not echo and f.prose_share >= PROSE_BACKED:
+        return Verdict(Support.BACKED, defined.lines + f.backing, (), found + (defined.name,), missing)
+    support = Support.NOT_BACKED if echo else _support(f)
+    if support is Support.BACKED:
+        backing = f.backing or _place_lines(places, lines, subject_of(question) | _asked_values(question))
+        return Verdict(support, backing, (), found, missing)
+    return Verdict(support, (), f.closest, found, missing)
+
+
+def find_claims(answer: str, question: str, lines: dict[LineSpan, str], paths: Iterable[str],
+                places: tuple[LineSpan, ...], files: set[str]) -> Findings:
     claims = claims_of(answer, question, paths)
     subject = subject_of(question) | _asked_values(question)
     stems = {span: _line_stems(text) for span, text in lines.items()}
     lowered = {span: text.lower() for span, text in lines.items()}
-    found_keys = [k for k in claims.key if any(_holds(low, k) for low in lowered.values())]
-    backing = _backing(claims.key, subject, lines, lowered, stems)
     all_stems = set().union(*stems.values()) if stems else set()
-    prose_found = [p for p in claims.prose if p in all_stems]
-    prose_share = len(prose_found) / len(claims.prose) if claims.prose else 1.0
-    found = tuple(found_keys) + tuple(prose_found)
-    missing = tuple(k for k in claims.key if k not in found_keys)
-    missing += tuple(p for p in claims.prose if p not in prose_found)
-    closest = _closest(claims, subject, lines, lowered, stems)
-    place = _place_status(places, subject, stems, backing)
-    if defined is not None and not defined.agrees:  # the index defines it elsewhere
-        return Verdict(Support.NOT_BACKED, (), defined.lines + closest, found,
-                       missing + (f"{defined.name} in the file named",))
-    if defined is not None and not echo and prose_share >= PROSE_BACKED:
-        return Verdict(Support.BACKED, defined.lines + backing, (), found + (defined.name,), missing)
-    if echo or (place == "miss" and not found_keys):
-        return Verdict(Support.NOT_BACKED, (), closest, found, missing)
-    keys_ok = bool(claims.key) and len(found_keys) == len(claims.key) and bool(backing)
-    prose_ok = prose_share >= PROSE_BACKED
+    backing = _backing(claims.key, subject, lines, lowered, stems)
+    prose = set(claims.prose)
+    return Findings(
+        claims, tuple(k for k in claims.key if any(_holds(low, k) for low in lowered.values())),
+        tuple(p for p in claims.prose if p in all_stems), backing,
+        _closest(claims, subject, lines, lowered, stems), _place_status(places, subject, stems, backing),
+        any(_match(subject, words) and len(prose & words) >= 2 for words in stems.values()),
+        any(span.path in files and _match(subject, words) for span, words in stems.items()))
+
+
+def _support(f: Findings) -> Support:
+    """The rules, in order: backed, then the ways to be not backed; partly backed otherwise."""
+    claims, place, prose_ok = f.claims, f.place, f.prose_share >= PROSE_BACKED
+    keys_ok = bool(claims.key) and len(f.found_keys) == len(claims.key) and bool(f.backing)
     keyless_ok = (not claims.key and len(claims.prose) >= KEYLESS_MIN_WORDS
-                  and prose_share >= PROSE_KEYLESS and _said_beside_subject(claims, subject, stems))
-    if place not in ("miss", "near") and ((keys_ok and prose_ok) or (place == "holds" and not claims.key and prose_ok)
-                            or keyless_ok):
-        return Verdict(Support.BACKED, backing or _place_lines(places, lines, subject, stems), (),
-                       found, missing)
+                  and f.prose_share >= PROSE_KEYLESS and f.beside_subject)
+    if place is Place.MISS and not f.found_keys:
+        return Support.NOT_BACKED
+    if place not in (Place.MISS, Place.NEAR) and (
+            (keys_ok and prose_ok) or (place is Place.HOLDS and not claims.key and prose_ok) or keyless_ok):
+        return Support.BACKED
     says_nothing = not claims.key and not claims.prose  # it only restates the question
-    if says_nothing and _file_names_subject(set(files), subject, stems):  # "src/pkg/parser.py": a file is its claim
-        return Verdict(Support.PARTLY, (), closest, found, missing)
-    nothing_found = not found_keys and not prose_found
-    if (says_nothing or nothing_found or (not found_keys and prose_share < PROSE_LOW)) and place == "none":
-        return Verdict(Support.NOT_BACKED, (), closest, found, missing)
-    return Verdict(Support.PARTLY, (), closest, found, missing)
+    if says_nothing and f.file_names_subject:  # "src/pkg/parser.py": for a where question, a file is its claim
+        return Support.PARTLY
+    nothing_found = not f.found_keys and not f.prose_found
+    weak = not f.found_keys and f.prose_share < PROSE_LOW
+    if (says_nothing or nothing_found or weak) and place is Place.NONE:
+        return Support.NOT_BACKED
+    return Support.PARTLY
 
 
 def _place_status(places: tuple[LineSpan, ...], subject: set[str], stems: dict[LineSpan, set[str]],
-                  backing: tuple[ShownLine, ...]) -> str:
-    """none: the answer cites no place; holds: every cited range has a line naming the subject;
-    file: some range does not, but a line that backs the answer is in its file; near: its file
-    names the subject elsewhere; miss: otherwise."""
+                  backing: tuple[ShownLine, ...]) -> Place:
     if not places:
-        return "none"
-    status = "holds"
+        return Place.NONE
+    status = Place.HOLDS
     for place in places:
         if any(_match(subject, words) for span, words in stems.items() if _inside(span, place)):
             continue
         if any(b.span.path == place.path for b in backing):
-            status = "file" if status == "holds" else status
+            status = Place.FILE if status is Place.HOLDS else status
         elif any(_match(subject, words) for span, words in stems.items() if span.path == place.path):
-            status = "near"  # the right file, other lines: not backed by it, not a miss either
+            status = Place.NEAR  # the right file, other lines: not backed by it, not a miss either
         else:
-            return "miss"
+            return Place.MISS
     return status
 
 
-def _file_names_subject(files: set[str], subject: set[str], stems: dict[LineSpan, set[str]]) -> bool:
-    return any(span.path in files and _match(subject, words) for span, words in stems.items())
-
-
-def _place_lines(places: tuple[LineSpan, ...], lines: dict[LineSpan, str], subject: set[str],
-                 stems: dict[LineSpan, set[str]]) -> tuple[ShownLine, ...]:
+def _place_lines(places: tuple[LineSpan, ...], lines: dict[LineSpan, str],
+                 subject: set[str]) -> tuple[ShownLine, ...]:
+    """The lines of the cited places that name the subject (a place's backing)."""
     held = [span for span in lines for place in places
-            if _inside(span, place) and _match(subject, stems[span])]
+            if _inside(span, place) and _match(subject, _line_stems(lines[span]))]
     return tuple(ShownLine(span, lines[span]) for span in held[:CLOSEST_LINES])
-
-
-def _said_beside_subject(claims: Claims, subject: set[str], stems: dict[LineSpan, set[str]]) -> bool:
-    """A line names the subject and holds two or more of the answer's prose words."""
-    prose = set(claims.prose)
-    return any(_match(subject, words) and len(prose & words) >= 2 for words in stems.values())
 
 
 def _inside(line: LineSpan, place: LineSpan) -> bool:
@@ -285,7 +336,7 @@ def _closest(claims: Claims, subject: set[str], lines: dict[LineSpan, str],
     for span, low in lowered.items():
         score = 3 * sum(_holds(low, k) for k in claims.key) + len(set(claims.prose) & stems[span])
         score += 2 * sum(_match({s}, stems[span]) for s in subject)
-        if score >= 3:
+        if score >= CLOSEST_MIN_SCORE:
             scored.append((-score, span))
     return tuple(ShownLine(span, lines[span]) for _, span in sorted(scored)[:CLOSEST_LINES])
 
@@ -308,7 +359,7 @@ def _stems(text: str) -> set[str]:
         parts = [word] + (_SPLIT.findall(word) if ("_" in word or not word.islower()) else [])
         for part in parts:
             low = part.lower()
-            if len(low) >= 4 and low not in PLAIN:
+            if len(low) >= 4 and low not in PLAIN and low not in PLACE_WORDS:
                 out.add(_stem(low))
     return out
 

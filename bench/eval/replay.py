@@ -1,6 +1,7 @@
 """`python -m bench.eval.replay`: the support verdict on recorded answers, with no model run.
 
     python -m bench.eval.replay --rows docs/eval_rows/wave2d_q15.json [--ids a,b] [--json OUT]
+                                [--results bench/results.json] [--verbose]
 
 Each recorded row (an eval run's `--json`) is replayed through the real harness: the question's
 first prompt is rebuilt by the same search_code call a run makes (the real index, the default
@@ -64,20 +65,38 @@ def _verdict_fields(answer: Any) -> dict[str, Any]:
             "unverified": list(answer.unverified)}
 
 
-def reliability(rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+def recorded_table(rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """Verdict x right/wrong as the rows recorded it (the words of the rule they were run with)."""
     table: dict[str, dict[str, int]] = {}
     for row in rows:
-        cell = table.setdefault(row["support"], {"right": 0, "wrong": 0})
+        cell = table.setdefault(row["recorded_support"] or "none", {"right": 0, "wrong": 0})
         cell["right" if row["correct"] else "wrong"] += 1
     return table
 
 
 def print_summary(rows: list[dict[str, Any]]) -> None:
-    n = len(rows) or 1
-    for level, cell in sorted(reliability(rows).items()):
+    from bench.eval.report import reliability
+
+    for level, cell in reliability(rows).items():
         count = cell["right"] + cell["wrong"]
-        print(f"{level:10} {count:3} answers  coverage {100 * count / n:5.1f}%  "
-              f"right {cell['right']:3} ({100 * cell['right'] / count:5.1f}%)")
+        precision = "-" if cell["precision"] is None else f"{100 * cell['precision']:5.1f}%"
+        print(f"{level:14} {count:3} answers  coverage {100 * cell['coverage']:5.1f}%  "
+              f"right {cell['right']:3} ({precision})")
+
+
+def merge_results(path: Path, name: str, rows: list[dict[str, Any]]) -> None:
+    """results["verdict_replay"][name]: the recorded and the replayed verdict x right/wrong."""
+    from bench.eval.report import reliability
+
+    data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    data.setdefault("verdict_replay", {})[name] = {
+        "questions": len(rows), "right": sum(bool(r["correct"]) for r in rows),
+        "recorded": recorded_table(rows), "replayed": reliability(rows),
+        "command": f"python -m bench.eval.replay --rows docs/eval_rows/{name}.json"}
+    tmp = path.with_suffix(".json.tmp")
+    text = json.dumps(data, indent=1, ensure_ascii=False)  # as python -m bench writes the file
+    tmp.write_text(text + "\n", encoding="utf-8")
+    tmp.replace(path)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--ids", default="", help="only these question ids (comma-separated)")
     p.add_argument("--json", type=Path, help="write the replayed rows here")
     p.add_argument("--verbose", action="store_true", help="one line per question")
+    p.add_argument("--results", type=Path, help="merge the tables into this results file "
+                   "(bench/results.json) under verdict_replay")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
     sys.path.insert(0, str(ROOT))
     os.environ["BURROW_HOME"] = tempfile.mkdtemp(prefix="burrow-replay-home-")
@@ -110,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps(out, indent=1), encoding="utf-8")
     print_summary(out)
+    if args.results:
+        merge_results(args.results, args.rows.stem, out)
     return 0
 
 

@@ -88,3 +88,19 @@ def test_each_verdict_has_its_precision_and_coverage() -> None:
     assert table["not_backed"]["right"] == 1 and table["not_backed"]["wrong"] == 1  # "none" is old words
     assert summarize(rows)["reliability"] == table
     assert "| backed | 2 | 1 | 67% | 50% |" in reliability_markdown(table)
+
+
+def test_the_replay_keeps_the_recorded_and_the_replayed_tables_side_by_side(tmp_path) -> None:
+    import json
+
+    from bench.eval.replay import merge_results
+
+    results = tmp_path / "results.json"
+    results.write_text(json.dumps({"other": {"kept": "÷"}}), encoding="utf-8")
+    rows = [{"correct": True, "recorded_support": "supported", "support": "backed"},
+            {"correct": False, "recorded_support": "supported", "support": "not_backed"}]
+    merge_results(results, "wave_x", rows)
+    data = json.loads(results.read_text(encoding="utf-8"))
+    assert data["other"] == {"kept": "÷"}
+    assert data["verdict_replay"]["wave_x"]["recorded"] == {"supported": {"right": 1, "wrong": 1}}
+    assert data["verdict_replay"]["wave_x"]["replayed"]["backed"]["precision"] == 1.0

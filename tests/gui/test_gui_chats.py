@@ -13,8 +13,8 @@ from PySide6.QtWidgets import QApplication, QToolTip
 
 from app.gui.controller import ControllerState, SessionController
 from app.gui.main_window import MainWindow
-from app.harness.grounding import Support
 from app.harness.prompts import SUPPORT_LABELS
+from app.harness.verdict import Support
 from app.llm.scripted import ScriptedModel
 from app.paths import app_paths
 from tests.gui.test_gui_runs import ask, scripted
@@ -99,9 +99,9 @@ def test_a_supported_answer_shows_its_badge_and_copies(window: MainWindow, qtbot
     window.controller.model = scripted()  # reads src/calc.py, then cites the lines it read
     window.update_buttons()
     ask(window, qtbot, "where are numbers added?")
-    support = window.runs.last_answer.support  # `add` is there; "numbers" is on no line near it
-    assert support is Support.PARTLY and SUPPORT_LABELS[support] in window.chat.toPlainText()
-    assert "Found: add" in window.chat.toPlainText()  # what was checked, under the badge
+    support = window.runs.last_answer.support  # the symbol table defines `add` in src/calc.py
+    assert support is Support.BACKED and SUPPORT_LABELS[support] in window.chat.toPlainText()
+    assert "Backed by src/calc.py:81: def add(a, b):" in window.chat.toPlainText()  # what backs it
     assert not any(strike for _, strike, _ in fragments(window))
     window.chat.anchorClicked.emit(QUrl("copy:0"))
     assert QGuiApplication.clipboard().text().startswith("Numbers are added by `add`")

@@ -129,8 +129,29 @@ def test_prose_citations_in_the_forms_models_write() -> None:
              "see src/a.py, line 9.": ("src/a.py", 9, 9),
              "in src/a.py (lines 12\u201330)": ("src/a.py", 12, 30),
              "src/a.py#L12-L30": ("src/a.py", 12, 30),
-             "at lines 152-153 of `src/dotenv/main.py`": ("src/dotenv/main.py", 152, 153)}
+             "at lines 152-153 of `src/dotenv/main.py`": ("src/dotenv/main.py", 152, 153),
+             "In the `lib/application.js` file, it is located at line 194.": ("lib/application.js", 194, 194)}
     for text, (path, start, end) in forms.items():
         (found,) = find_prose_citations(text)
         assert (found.path, found.start_line, found.end_line) == (path, start, end), text
     assert find_prose_citations("README.md:202-220 and 5 lines") == []
+
+
+def test_a_where_answer_is_checked_against_the_symbol_table() -> None:
+    """Issue 22: "where is X defined" has one answer in the index; an answer naming another file is
+    not backed whatever it cites, and shows the definition instead."""
+    ev = evidence({("src/app/config.py", 29): "def load_config(path):",
+                   ("src/app/store.py", 3): "config = load_config(PATH)"})
+    table = {"load_config": (LineSpan("src/app/config.py", 29, 29),)}
+    lookup = NameLookup(names().has_path, names().has_symbol,
+                        lambda p: next((f for f in FILES if f == p or f.endswith("/" + p)), None),
+                        lambda span: (ShownLine(span, "def load_config(path):"),),
+                        lambda name: table.get(name, ()))
+    wrong = check_answer("`load_config` is defined in `src/app/store.py`.", "Where is load_config defined?",
+                         (), ev, lookup, 10, 5)
+    right = check_answer("`load_config` is defined in `src/app/config.py`.", "Where is load_config defined?",
+                         (), ev, lookup, 10, 5)
+    assert wrong.support is Support.NOT_BACKED
+    assert wrong.verdict.closest[0].span == LineSpan("src/app/config.py", 29, 29)
+    assert right.support is Support.BACKED
+    assert right.verdict.backing[0].span == LineSpan("src/app/config.py", 29, 29)

@@ -9,8 +9,8 @@ from pathlib import Path
 from app.harness import events as ev
 from app.harness import prompts
 from app.harness.events import StopReason
-from app.harness.grounding import Support
 from app.harness.loop import run_question
+from app.harness.verdict import Support
 from app.llm.base import ParsedReply, ParsedToolCall, TurnEnd
 from app.llm.dialects import dialect_for_template
 from app.llm.scripted import ScriptedModel
@@ -194,7 +194,8 @@ def test_an_answer_nothing_read_backs_gets_no_sources_and_says_so(tools, setting
                            "Passwords are hashed with bcrypt before they are stored."])
     answer = only(run(model, tools, settings), ev.AnswerCompleted)[0]
     assert answer.citations == () and answer.support is Support.NOT_BACKED
-    assert "Sources:" not in answer.text and prompts.NO_SOURCE_NOTE in answer.text
+    assert "Sources:" not in answer.text and answer.text == answer.answer  # the verdict is its own field
+    assert answer.closest  # with the lines the user can look at instead
 
 
 def test_invented_files_and_symbols_are_named_as_unverified(tools, settings):

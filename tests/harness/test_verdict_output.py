@@ -50,3 +50,15 @@ def test_plain_output_says_the_verdict_in_words(project: Path, capsys):
     out = ask(project, "It is `DEFAULT_MAX_NOTE_LENGTH`, 500.", False, capsys)
     assert SUPPORT_LABELS[Support.BACKED] in out
     assert "Backed by notekeeper/config.py:12: DEFAULT_MAX_NOTE_LENGTH = 500" in out
+
+
+def test_a_prose_range_past_the_file_s_end_is_no_citation(project: Path, capsys):
+    report = json.loads(ask(project, "It is in `notekeeper/config.py`, lines 30-9000.", True, capsys))
+    assert all(c["end_line"] != 9000 for c in report["citations"])
+
+
+def test_a_long_prose_range_inside_the_file_is_a_citation(project: Path, capsys):
+    long_file = project / "notekeeper" / "long.py"
+    long_file.write_text("".join(f"VALUE_{i} = {i}\n" for i in range(1, 601)), encoding="utf-8")
+    report = json.loads(ask(project, "See `notekeeper/long.py`, lines 1-599.", True, capsys))
+    assert {"path": "notekeeper/long.py", "start_line": 1, "end_line": 599} in report["citations"]

@@ -1,0 +1,65 @@
+"""The verdict's rules on plain values (no workspace, no model)."""
+
+from __future__ import annotations
+
+from app.harness.events import AnswerCompleted
+from app.harness.records import event_from_dict, event_to_dict
+from app.harness.verdict import ShownLine, Support, claims_of, judge
+from app.llm.base import Usage
+from app.values import LineSpan
+
+LINES = {LineSpan("lib/app.js", 80, 80): "  this.set('etag', 'weak');",
+         LineSpan("lib/app.js", 81, 81): "  this.set('env', env);"}
+
+
+def test_citations_and_line_numbers_are_places_not_claims() -> None:
+    claims = claims_of("It is 'weak', set in lib/app.js:80 (see `lib/app.js`, lines 80-81).",
+                       "What is the default etag?", ["lib/app.js"])
+    assert claims.key == ("weak",)
+
+
+def test_values_the_question_already_says_are_not_claims() -> None:
+    assert claims_of("`dotenv run` does, with override `True`.", "Does `dotenv run` override?").key == ("true",)
+
+
+def test_an_answer_that_repeats_the_prompt_is_not_backed() -> None:
+    verdict = judge("The project folder contains: lib/app.js 'weak'", "What is the default etag?",
+                    LINES, echo=True)
+    assert verdict.support is Support.NOT_BACKED and verdict.closest  # still says where to look
+
+
+def test_a_value_found_but_about_another_subject_is_partly_backed() -> None:
+    verdict = judge("The default is `env`.", "What is the default etag?",
+                    {LineSpan("lib/app.js", 10, 10): "  this.set('etag', 'weak');",
+                     LineSpan("lib/app.js", 90, 90): "  this.set('env', env);"})
+    assert verdict.support is Support.PARTLY and verdict.found == ("env",) and verdict.backing == ()
+
+
+def test_records_before_the_claim_checks_read_as_the_new_verdicts() -> None:
+    old = {"event": "answer", "text": "x", "citations": [], "steps": 1, "usage": {}, "seconds": 1.0,
+           "support": "supported"}
+    assert event_from_dict(old).support is Support.PARTLY  # a shared word, not a checked claim
+    assert event_from_dict({**old, "support": "none"}).support is Support.NOT_BACKED
+
+
+def test_the_verdict_s_lines_survive_a_record_round_trip() -> None:
+    line = ShownLine(LineSpan("lib/app.js", 80, 80), "  this.set('etag', 'weak');")
+    event = AnswerCompleted("x", (), 1, Usage(), 1.0, support=Support.BACKED, backing=(line,),
+                            found=("weak",))
+    back = event_from_dict(event_to_dict(event))
+    assert back.backing == (line,) and back.support is Support.BACKED and back.found == ("weak",)
+
+
+def test_the_symbol_table_gives_a_definition_s_own_line(project) -> None:
+    from app.harness.session import open_toolbox
+    from app.settings import Settings
+    from app.tools.code_search import CodeSearch
+
+    tools = open_toolbox(project, Settings(n_threads=1), code_search=CodeSearch())
+    try:
+        (span,) = tools.definitions("load_config")
+        line = (project / span.path).read_text(encoding="utf-8").splitlines()[span.start_line - 1]
+        assert span.path == "notekeeper/config.py" and line.startswith("def load_config(")
+        assert tools.definitions("no_such_name") == ()
+    finally:
+        tools.workspace.close()
