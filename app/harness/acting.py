@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from app.harness import prompts
+from app.harness.control import FOLLOW_UP_TOOLS
 from app.harness.grounding import AnswerCheck, Support, mentioned_names
 from app.values import LineSpan, Message, find_citations
 
@@ -89,6 +90,18 @@ def previous_answer(history: tuple[Message, ...]) -> PreviousAnswer | None:
     if not citations and not symbols:
         return None
     return PreviousAnswer(text, citations, tuple(symbols[:6]))
+
+
+# A question about callers or uses: the references tool answers it, and a 1.5B model offered
+# read_file as well reads the previous answer's lines again instead (tried: it then names a
+# caller it never saw).
+_ASKS_USES = re.compile(r"\b(?:calls?|called|callers?|calling|uses?|used|usages?|references?|invoke[sd]?|imports?)\b",
+                        re.IGNORECASE)
+
+
+def follow_up_tools(question: str) -> tuple[str, ...]:
+    """The tools a follow-up is offered: find_references for who calls or uses it, else both."""
+    return ("find_references",) if _ASKS_USES.search(question) else FOLLOW_UP_TOOLS
 
 
 def refers_back(question: str) -> bool:

@@ -58,14 +58,14 @@ class Offer:
 
 
 def offer(stage: Stage, policy: ToolPolicy, next_turn: NextTurn, called: bool,
-          specs: tuple[ToolSpec, ...]) -> Offer:
+          specs: tuple[ToolSpec, ...], stage_tools: tuple[str, ...] = ()) -> Offer:
     """The tools a turn is offered: by the policy for the first answer, the stage's own after it.
     A follow-up's first turn must call (its answer is in the lines it opens, not in the chat)."""
     match stage:
         case Stage.LOOKING:
-            return Offer(_named(specs, LOOKING_TOOLS))
+            return Offer(_named(specs, stage_tools or LOOKING_TOOLS))
         case Stage.FOLLOW_UP:
-            return Offer(_named(specs, FOLLOW_UP_TOOLS), not called and not next_turn.must_answer)
+            return Offer(_named(specs, stage_tools or FOLLOW_UP_TOOLS), not called and not next_turn.must_answer)
         case Stage.FIRST:
             return _first_offer(policy, next_turn, called, specs)
 

@@ -258,6 +258,7 @@ def _answered(run: RunState, raw_text: str) -> Iterator[RunEvent]:
     answer = _checked(run, raw_text)
     if _looks_further(run, answer):
         run.begin_looking(answer, acting.missing_note(run.question, answer.text, answer.check))
+        yield ModelTextStreamed(run.steps, "\n\n")  # what streams next is a second answer, not more of the first
         return False
     first = run.first_answer
     kept = first if first is not None and acting.keeps_first(first.raw, answer.raw) else answer

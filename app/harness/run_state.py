@@ -63,6 +63,7 @@ class RunState:
     next_turn: NextTurn = NextTurn.CHOOSE
     first_answer: CheckedAnswer | None = None  # the answer the second stage looks further from
     stage_calls: int = 0  # turns with a good call since the stage began
+    stage_tools: tuple[str, ...] = ()  # the tools the stage offers (its default when empty)
     first_own: int = 1  # index of this run's first message (earlier ones are the chat so far)
     shared: SharedPrefix = SharedPrefix((), "")  # the prompt's start every question here shares
     run_id: str = field(default_factory=new_run_id)
@@ -78,7 +79,8 @@ class RunState:
         return time.monotonic() - self.started
 
     def offer(self) -> Offer:
-        return offer(self.stage, self.tool_policy, self.next_turn, bool(self.seen_calls), self.specs)
+        return offer(self.stage, self.tool_policy, self.next_turn, bool(self.seen_calls), self.specs,
+                     self.stage_tools)
 
     def names(self) -> NameLookup:
         """Lookups of the names an answer mentions: files through the workspace listing, symbols
@@ -124,7 +126,7 @@ class RunState:
         previous = acting.previous_answer(history) if history else None
         layout = "" if history else self.tools.layout()  # a follow-up has it in the chat already
         if previous is not None and acting.refers_back(self.question):
-            self.stage = Stage.FOLLOW_UP
+            self.stage, self.stage_tools = Stage.FOLLOW_UP, acting.follow_up_tools(self.question)
             self.subject = " ".join((self.question, *previous.names))
             question = acting.follow_up_message(self.question, previous)
         else:

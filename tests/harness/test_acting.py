@@ -122,11 +122,25 @@ def test_a_follow_up_about_the_previous_answer_opens_its_lines_instead_of_search
         prompts.PREVIOUS_CITED.format(spans="notekeeper/config.py:29"),
         prompts.PREVIOUS_NAMED.format(names="`load_config`"),
         f"{prompts.QUESTION_HEADER} Who calls it?\n{prompts.FOLLOW_UP_CALL}"])
-    assert set(names(asked)) == set(FOLLOW_UP_TOOLS) and asked.require_tool
+    assert names(asked) == ["find_references"] and asked.require_tool  # who calls it: the references
     assert not [e for e in only(follow, ev.ToolCallCompleted) if e.step == 0]  # no search for "who calls it"
     assert not model.requests[2].require_tool
     [answer] = only(follow, ev.AnswerCompleted)
     assert answer.citations == (LineSpan("notekeeper/cli.py", 28, 28),) and answer.support is Support.BACKED
+
+
+def test_a_follow_up_asking_for_more_of_the_cited_lines_may_read_them(tools):
+    model = ScriptedModel(["`load_config` is defined in notekeeper/config.py:29.",
+                           call("read_file", path="notekeeper/config.py", start_line=29),
+                           "It ends by returning a `Config` (notekeeper/config.py:38)."])
+    settings = Settings(n_threads=1, tool_policy="retrieval")
+    first = only(list(run_question("Where is load_config defined?", tools=tools, model=model,
+                                   settings=settings)), ev.AnswerCompleted)[0]
+    follow = list(run_question("Show me the rest of that function", tools=tools, model=model,
+                               settings=settings, history=first.transcript))
+    model.assert_all_used()
+    assert set(names(model.requests[1])) == set(FOLLOW_UP_TOOLS) and model.requests[1].require_tool
+    assert only(follow, ev.AnswerCompleted)[0].citations == (LineSpan("notekeeper/config.py", 38, 38),)
 
 
 def test_a_follow_up_that_names_its_subject_is_searched_for(tools):
