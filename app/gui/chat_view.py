@@ -175,7 +175,7 @@ class ChatView(QTextBrowser):
             return turn.html_cache
         from html import escape
 
-        question = "<h3>❯ " + escape(turn.question).replace("\n", "<br>") + "</h3>"
+        question = "<h3>❯ " + escape(_shown_question(turn.question)).replace("\n", "<br>") + "</h3>"
         if not turn.done:  # the streamed answer is appended below the question
             return question
         turn.html_cache = f"{question}{self._answer_html(turn, index)}<hr>"
@@ -243,3 +243,12 @@ def _new_block(cursor: QTextCursor) -> None:
 
 def _mentions(text: str, span: LineSpan) -> bool:
     return str(span) in text or f"{span.path}:{span.start_line}-{span.end_line}" in text
+
+
+QUESTION_SHOWN_CHARS = 2000  # a pasted log as a question is cut here in the chat (the record keeps it whole)
+
+
+def _shown_question(question: str) -> str:
+    if len(question) <= QUESTION_SHOWN_CHARS:
+        return question
+    return f"{question[:QUESTION_SHOWN_CHARS]}… ({len(question):,} characters; shown in part)"

@@ -43,7 +43,7 @@ class HistoryPanel(QListWidget):
             more = f" · {len(chat)} questions" if len(chat) > 1 else ""
             item = QListWidgetItem(f"{_title(first.question)}\n"
                                    f"{newest.started_at[:16].replace('T', ' ')}"
-                                   f" · {newest.stop_reason or 'unfinished'}{more}")
+                                   f" · {_ended(newest.stop_reason)}{more}")
             item.setData(USER_ROLE, newest.id)
             item.setToolTip(_tooltip(first.question, newest.answer_excerpt))
             self.addItem(item)
@@ -85,3 +85,14 @@ def _tooltip(question: str, answer_excerpt: str) -> str:
         shown = f"{shown[:TOOLTIP_CHARS]}\u2026 ({len(question):,} characters)"
     lines = [textwrap.fill(line, TOOLTIP_COLUMNS) for line in shown.splitlines()]
     return "\n".join(lines + ["", answer_excerpt] if answer_excerpt else lines)
+
+
+def _ended(reason: str | None) -> str:
+    """How a chat's last question ended, in the words of prompts.STOP_SHORT."""
+    from app.harness.events import StopReason
+    from app.harness.prompts import STOP_SHORT
+
+    try:
+        return STOP_SHORT[StopReason(reason)] if reason else "unfinished"
+    except ValueError:  # a record from a newer Burrow
+        return str(reason)

@@ -95,6 +95,18 @@ STOP_MESSAGES = {
 }
 
 
+# The same reasons in a word or two, where a list shows how each run ended (the window's History).
+STOP_SHORT = {
+    StopReason.ANSWERED: "answered",
+    StopReason.STEP_BUDGET: "step limit reached",
+    StopReason.REPEATED_CALL: "stopped: repeated call",
+    StopReason.CANCELLED: "stopped",
+    StopReason.CONTEXT_BUDGET: "context full",
+    StopReason.MODEL_ERROR: "model failed",
+    StopReason.NO_ANSWER: "no answer",
+}
+
+
 def stop_message(reason: StopReason, *, steps: int = 0, detail: str = "") -> str:
     return STOP_MESSAGES[reason].format(steps=steps, detail=detail or "no details")
 

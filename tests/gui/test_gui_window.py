@@ -225,3 +225,30 @@ def test_a_very_long_question_takes_one_line_in_history(window: MainWindow) -> N
     tip = long_row.toolTip()
     assert tip.startswith("why does\nthis question go on") and "Because." in tip
     assert len(tip) < 3000 and f"{len(question):,} characters" in tip  # bounded, and says so
+
+
+def test_history_says_how_a_chat_ended_in_words(window: MainWindow) -> None:
+    from app.harness.records import RunSummary
+
+    window.history.show_runs([
+        RunSummary(id="r2", question="why?", started_at="2026-01-02T10:00:00", answer_excerpt="",
+                   stop_reason="context_budget", chat_id="r2"),
+        RunSummary(id="r1", question="where?", started_at="2026-01-01T10:00:00", answer_excerpt="",
+                   stop_reason="cancelled", chat_id="r1"),
+    ])
+    rows = [window.history.item(i).text().split("\n")[1] for i in range(2)]
+    assert rows[0].endswith(" · context full") and rows[1].endswith(" · stopped")
+    assert not any("_" in row for row in rows)  # no enum values shown as words
+
+
+def test_a_very_long_question_is_shown_in_part_in_the_chat(window: MainWindow, qtbot, project: Path) -> None:
+    from tests.gui.test_gui_chats import use_model
+    from tests.gui.test_gui_runs import ask
+
+    window.set_workspace(str(project))
+    use_model(window, ["It keeps notes."])
+    question = "what does this do? " + "and this " * 400  # a pasted log: about 3,600 characters
+    ask(window, qtbot, question)
+    shown = window.chat.toPlainText()
+    assert f"({len(question.strip()):,} characters; shown in part)" in shown
+    assert len(shown) < 3000  # the question does not fill the conversation
