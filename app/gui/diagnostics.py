@@ -133,7 +133,7 @@ class SmokeRun:
         self.exit({
             "answer": answer.text if answer else "",
             "citations": [str(c) for c in answer.citations] if answer else [],
-            "support": answer.support.value if answer else "none",
+            "support": answer.support.value if answer else "not_backed",
             "tool_calls": [{"name": c.name, "arguments": getattr(c, "arguments", None),
                             "ok": isinstance(c, ToolCallCompleted) and c.ok} for c in runs.calls],
             "stopped_reason": stop.reason if stop else "failed",
