@@ -50,8 +50,7 @@ class LineRole(Enum):
 
 _IMPORT = re.compile(
     r"^\s*(import\s*[({]?\s*$|import\s|from\s+[\w.]+\s+import\s|#\s*include\b|using\s+[\w.]+;|"
-    r"use\s+[\w:{}, ]+(;|\{\s*$)|"
-    r"package\s+\w+|(var|let|const)\s+[\w{}\s,]+=\s*require\(['\"][^'\"]+['\"]\)[;,]?\s*$)"
+    r"use\s+[\w:{}, ]+(;|\{\s*$)|package\s+\w+|(var|let|const)\s+[\w{}\s,]+=\s*require\(['\"][^'\"]+['\"]\)[;,]?\s*$)"
 )
 _COMMENT_START = ("#", "//", "/*", "*", "--", ";;")
 _DOC_QUOTES = ('"""', "'''")
