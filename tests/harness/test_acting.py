@@ -24,8 +24,8 @@ def call(name: str, **arguments: object) -> ParsedReply:
     return ParsedReply("", (ParsedToolCall(name, dict(arguments), json.dumps(arguments)),))
 
 
-def run(model, tools, question=QUESTION, **settings) -> list:
-    settings = Settings(n_threads=1, tool_policy="retrieval", **settings)
+def run(model, tools, question=QUESTION, **overrides) -> list:
+    settings = Settings(**{"n_threads": 1, "tool_policy": "retrieval", "second_stage": True, **overrides})
     return list(run_question(question, tools=tools, model=model, settings=settings))
 
 
@@ -64,9 +64,9 @@ def test_a_backed_first_answer_is_the_answer(tools):
     assert only(events, ev.AnswerCompleted)[0].support is Support.BACKED and len(model.requests) == 1
 
 
-def test_the_second_stage_is_a_setting(tools):
+def test_the_second_stage_is_a_setting_off_by_default(tools):
     model = ScriptedModel([UNBACKED])
-    events = run(model, tools, second_stage=False)
+    events = run(model, tools, second_stage=Settings().second_stage)
     model.assert_all_used()
     assert only(events, ev.AnswerCompleted)[0].support is Support.NOT_BACKED
 
