@@ -98,19 +98,21 @@ class Session:
                                 chat_id=chat.chat_id if chat else "")
 
     def _check_length(self, question: str) -> None:
-        """Refuse, before the model runs, a question that leaves no room in its context for the
-        instructions, the tool schemas and the lines Burrow reads for it."""
+        """Refuse, before the model runs, a question that does not fit in its context beside the
+        instructions, the tool schemas and the room kept for the answer. The lines Burrow reads for
+        it are left out of the sum: the first prompt fits them to what is left (and a server model's
+        token counts are estimates, so a stricter sum refused short questions)."""
         context = min(self.settings.n_ctx, self.model.context_length or self.settings.n_ctx)
         budget = ContextBudget(self.model.count_tokens, context)
         specs = () if tool_policy(self.settings, self.model) is ToolPolicy.RETRIEVAL else tuple(self.tools.schemas())
         fixed = budget.measure([system_message(), {"role": "user", "content": ""}], specs)
-        room = context - self.settings.context_reserve_tokens - self.settings.intro_index_tokens - fixed
+        room = context - self.settings.context_reserve_tokens - fixed
         tokens = budget.tokens(question)
         if tokens > room:
             raise QuestionRefusedError(
                 f"The question is too long for the model: {tokens:,} tokens ({len(question):,} characters), "
                 f"and at most {max(0, room):,} fit in its context of {context:,} tokens beside Burrow's "
-                "instructions, the lines it reads and the answer. Shorten the question (or raise the "
+                "instructions and the answer. Shorten the question (or raise the "
                 "context size in Settings).")
 
     def _check_readable(self, stats: IndexStats | None) -> None:

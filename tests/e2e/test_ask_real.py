@@ -46,7 +46,8 @@ def test_ask_finishes_a_tool_runs_and_its_result_reaches_a_later_prompt(default_
     read = next(e for e in result.trace if e["event"] == "tool_result" and e["ok"])  # the index's chunks
     later = [p["text"] for p in prompts if p["step"] > read["step"]]
     first_chunk = next(line for line in read["content"].splitlines()[1:] if line.strip())
-    assert later and first_chunk.split()[0] in later[0], "the model never saw the tool's result"
+    path = first_chunk.split()[0].rsplit(":", 1)[0]  # the prompt shows the chunk's lines that carry the question
+    assert later and f"\n{path}:" in later[0], "the model never saw the tool's result"
     assert report["citations"], "the answer carries no citation"
     for citation in report["citations"]:
         assert_citation_valid(citation, result.trace, project)
