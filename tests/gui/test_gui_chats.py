@@ -189,6 +189,9 @@ def test_after_stop_the_next_question_continues_the_same_chat(window: MainWindow
     shown = [t.question for t in window.chat.turns]
     assert shown == ["where are numbers added?", "and where is that called?"]
     assert window.history.count() == 1 and "2 questions" in window.history.item(0).text()
+    # the model saw the stopped question and its cut answer in the follow-up's prompt
+    sent = [m["content"] for m in model.requests[1].messages if m["role"] in ("user", "assistant")]
+    assert any("where are numbers added?" in text for text in sent[:-1])
     runs = RunStore(window.controller.paths).list_runs(project.resolve())
     assert len(runs) == 2 and len({r.chat_id for r in runs}) == 1
     window.new_chat_button.click()  # reopened from History, the chat is what the window showed
