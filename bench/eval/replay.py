@@ -94,7 +94,7 @@ def merge_results(path: Path, name: str, rows: list[dict[str, Any]]) -> None:
         "recorded": recorded_table(rows), "replayed": reliability(rows),
         "command": f"python -m bench.eval.replay --rows docs/eval_rows/{name}.json"}
     tmp = path.with_suffix(".json.tmp")
-    text = json.dumps(data, indent=1, ensure_ascii=False)  # as python -m bench writes the file
+    text = json.dumps(data, indent=2, default=str)  # as python -m bench and the eval write the file
     tmp.write_text(text + "\n", encoding="utf-8")
     tmp.replace(path)
 
