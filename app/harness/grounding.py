@@ -17,7 +17,19 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from app.harness.citations import Evidence, find_prose_citations, merge_spans
-from app.harness.verdict import PLAIN, Definition, ShownLine, Support, Verdict, is_echo, judge
+from app.harness.verdict import (
+    NUMBER,
+    PLAIN,
+    URL,
+    WORD,
+    Definition,
+    ShownLine,
+    Support,
+    Verdict,
+    is_echo,
+    judge,
+    within,
+)
 from app.values import LineSpan, find_citations
 
 __all__ = ["AnswerCheck", "NameLookup", "Support", "check_answer"]
@@ -67,9 +79,6 @@ _TICKED = re.compile(r"`([^`\n]{2,80})`")
 _IDENT = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*(?:\(\))?$")
 _CODEY = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?=\(\))|"
                     r"(?<![\w.])([a-z]+_\w+|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)(?![\w])")
-_URL = re.compile(r"\w+://\S+")
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w])")
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]+")
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _QUOTED = re.compile(r"[\"']([^\"'\n]{2,60})[\"']")
 
@@ -169,7 +178,7 @@ def _ordered(span: LineSpan) -> tuple[int, int]:
 def mentioned_names(text: str) -> tuple[list[str], list[str]]:
     """(paths, symbols) an answer names, in order, without duplicates; URLs and citations' line
     numbers are not names."""
-    prose = _URL.sub(" ", text)
+    prose = URL.sub(" ", text)
     paths = _unique(m.group(0) for m in _PATH.finditer(prose))
     paths += _unique(c.span.path for c in find_citations(prose) if c.span.path not in paths)
     symbols: list[str] = []
@@ -206,11 +215,7 @@ def _current_lines(evidence: Evidence) -> dict[LineSpan, str]:
     current = [span for span, digest in evidence.shown.items()
                if digest is not None and evidence.fingerprint(span) == digest]
     return {line: text for line, text in evidence.lines.items()
-            if any(_within(line, span) for span in current)}
-
-
-def _within(line: LineSpan, span: LineSpan) -> bool:
-    return line.path == span.path and span.start_line <= line.start_line <= span.end_line
+            if any(within(line, span) for span in current)}
 
 
 def _named_paths(text: str) -> set[str]:
@@ -230,11 +235,11 @@ class Terms:
 
 
 def answer_terms(text: str, question: str) -> Terms:
-    asked = {w.lower() for w in _WORD.findall(question)} | set(_NUMBER.findall(question))
-    strong = {n for n in _NUMBER.findall(text) if n not in asked and len(n) > 1}
+    asked = {w.lower() for w in WORD.findall(question)} | set(NUMBER.findall(question))
+    strong = {n for n in NUMBER.findall(text) if n not in asked and len(n) > 1}
     strong |= {q.strip().lower() for q in _QUOTED.findall(text) if q.strip().lower() not in asked}
     weak: set[str] = set()
-    for word in _WORD.findall(_URL.sub(" ", text)):
+    for word in WORD.findall(URL.sub(" ", text)):
         low = word.lower()
         if low in asked or low in PLAIN:
             continue
@@ -249,7 +254,7 @@ def _code_names(text: str, known: set[str]) -> set[str]:
     """Names of 3+ characters inside the answer's code spans (`require(mod).__express`); a span
     that is a file path names a file, which the score counts apart."""
     names: set[str] = set()
-    for ticked in _TICKED.findall(_URL.sub(" ", text)):
+    for ticked in _TICKED.findall(URL.sub(" ", text)):
         if _PATH.fullmatch(ticked.strip()):
             continue
         names |= {n.lower() for n in _NAME.findall(ticked) if len(n) >= 3}
@@ -264,7 +269,7 @@ def _score_lines(text: str, question: str, lines: dict[LineSpan, str],
     scores: dict[LineSpan, int] = {}
     for span, line in lines.items():
         low = line.lower()
-        words = {w.lower()[:5] for w in _WORD.findall(line)}
+        words = {w.lower()[:5] for w in WORD.findall(line)}
         score = 2 * sum(term in low for term in terms.strong) + len(terms.weak & words)
         if terms.code:
             score += 2 * len(terms.code & {n.lower() for n in _NAME.findall(line)})
@@ -284,7 +289,7 @@ def _group(scored: dict[LineSpan, int], gap: int = 2) -> list[LineSpan]:
     spans = merge_spans(LineSpan(s.path, s.start_line, s.end_line + gap) for s in scored)
     totals = []
     for span in spans:
-        inside = [s for s in scored if _within(s, span)]
+        inside = [s for s in scored if within(s, span)]
         last = max(s.end_line for s in inside)
         totals.append((-sum(scored[s] for s in inside), LineSpan(span.path, span.start_line, last)))
     return [span for _, span in sorted(totals)]

@@ -91,11 +91,11 @@ KEYLESS_MIN_WORDS = 2
 CLOSEST_LINES = 3
 CLOSEST_MIN_SCORE = 2  # a line naming the subject once, or holding a claim, is worth a look
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]+")
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w])")
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]+")
+NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w])")
 _QUOTED = re.compile(r"(?<![\w])[\"']([^\"'\n]{1,60})[\"'](?![\w])")
 _TICKED = re.compile(r"`([^`\n]{1,80})`")
-_URL = re.compile(r"\w+://\S+")
+URL = re.compile(r"\w+://\S+")
 _SPLIT = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _FENCED = re.compile(r"```.*?(?:```|$)", re.S)
 # Words a question uses to ask, not to name its subject.
@@ -135,22 +135,22 @@ class Claims:
 def claims_of(answer: str, question: str, paths: Iterable[str] = ()) -> Claims:
     """The claims an answer makes that its question did not already say (its citations, line
     references and file names are where it says things are, checked apart)."""
-    asked_words = {w.lower() for w in _WORD.findall(question)} | set(_NUMBER.findall(question))
+    asked_words = {w.lower() for w in WORD.findall(question)} | set(NUMBER.findall(question))
     asked = _stems(question) | asked_words
-    text = _without_places(_URL.sub(" ", answer), paths)
+    text = _without_places(URL.sub(" ", answer), paths)
     key: dict[str, None] = {}
-    for value in [*_NUMBER.findall(text), *_QUOTED.findall(text), *_TICKED.findall(text)]:
+    for value in [*NUMBER.findall(text), *_QUOTED.findall(text), *_TICKED.findall(text)]:
         value = value.strip().strip("`'\"").removesuffix("()").lower()
         if value and not _said(value, asked_words):
             key.setdefault(value, None)
-    for word in _WORD.findall(_TICKED.sub(" ", text)):
+    for word in WORD.findall(_TICKED.sub(" ", text)):
         low = word.lower()
         if ("_" in word or any(c.isupper() for c in word[1:])) and not _said(low, asked_words):
             key.setdefault(low, None)
     prose_text = _TICKED.sub(" ", _FENCED.sub(" ", text))
     prose = {s for s in _stems(prose_text) if not any(s.startswith(a) or a.startswith(s) for a in asked)}
     words: dict[str, str] = {}
-    for word in _WORD.findall(prose_text):
+    for word in WORD.findall(prose_text):
         if word.lower() not in PLAIN and word.lower() not in PLACE_WORDS:
             words.setdefault(_stem(word), word)
     return Claims(tuple(key), tuple(sorted(prose - {_stem(k) for k in key})), words)
@@ -168,7 +168,7 @@ def _without_places(text: str, paths: Iterable[str]) -> str:
 
 def _said(value: str, asked_words: set[str]) -> bool:
     """The question already says it: the value, or every word of it."""
-    words = [w.lower() for w in _WORD.findall(value)] + _NUMBER.findall(value)
+    words = [w.lower() for w in WORD.findall(value)] + NUMBER.findall(value)
     return value in asked_words or (bool(words) and all(w in asked_words for w in words))
 
 
@@ -273,7 +273,7 @@ def _place_status(places: tuple[LineSpan, ...], subject: set[str], stems: dict[L
         return Place.NONE
     status = Place.HOLDS
     for place in places:
-        if any(_match(subject, words) for span, words in stems.items() if _inside(span, place)):
+        if any(_match(subject, words) for span, words in stems.items() if within(span, place)):
             continue
         if any(b.span.path == place.path for b in backing):
             status = Place.FILE if status is Place.HOLDS else status
@@ -288,11 +288,11 @@ def _place_lines(places: tuple[LineSpan, ...], lines: dict[LineSpan, str],
                  subject: set[str]) -> tuple[ShownLine, ...]:
     """The lines of the cited places that name the subject (a place's backing)."""
     held = [span for span in lines for place in places
-            if _inside(span, place) and _match(subject, _line_stems(lines[span]))]
+            if within(span, place) and _match(subject, _line_stems(lines[span]))]
     return tuple(ShownLine(span, lines[span]) for span in held[:CLOSEST_LINES])
 
 
-def _inside(line: LineSpan, place: LineSpan) -> bool:
+def within(line: LineSpan, place: LineSpan) -> bool:
     return line.path == place.path and place.start_line <= line.start_line <= place.end_line
 
 
@@ -303,7 +303,7 @@ def _match(subject: set[str], words: set[str]) -> bool:
 
 def _asked_values(question: str) -> set[str]:
     """Numbers and names the question gives (`4.21.2`, `load_dotenv`): a line with one is about it."""
-    return {n.lower() for n in _NUMBER.findall(question) if "." in n}
+    return {n.lower() for n in NUMBER.findall(question) if "." in n}
 
 
 def _backing(keys: tuple[str, ...], subject: set[str], lines: dict[LineSpan, str],
@@ -355,7 +355,7 @@ def _stem(word: str) -> str:
 def _stems(text: str) -> set[str]:
     """Content words (4+ letters, not PLAIN) and the parts of names (`quote_mode`: quote, mode)."""
     out: set[str] = set()
-    for word in _WORD.findall(text):
+    for word in WORD.findall(text):
         parts = [word] + (_SPLIT.findall(word) if ("_" in word or not word.islower()) else [])
         for part in parts:
             low = part.lower()
@@ -372,7 +372,7 @@ def holds_subject(question: str, texts: Iterable[str]) -> bool:
 
 def _line_stems(text: str) -> set[str]:
     """A line's stems, and its dotted numbers (a version the question names is a subject)."""
-    return _stems(text) | {n for n in _NUMBER.findall(text) if "." in n}
+    return _stems(text) | {n for n in NUMBER.findall(text) if "." in n}
 
 
 def is_echo(answer: str, prompt_markers: Iterable[str]) -> bool:

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, replace
 
 from app.index.intent import Intent, intent_of, prior
-from app.index.references import with_definitions_after_comments, with_references
+from app.index.one_hop import with_definitions_after_comments, with_references
 from app.index.store import Store
 from app.index.terms import query_terms, related, word_parts
 from app.index.values import ChunkHit, ChunkKind

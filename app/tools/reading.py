@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.errors import ToolExecutionError
+from app.errors import BurrowError, ToolExecutionError
 from app.tools.base import TextHit, ToolOutput
 from app.tools.calls_text import call_text, cut_note
 from app.values import LineSpan
@@ -18,6 +18,16 @@ class ReadFileArgs(BaseModel):
     path: str = Field(description="file path relative to the workspace root, e.g. 'src/main.py'")
     start_line: int = Field(1, ge=1, description="first line to show (1-based)")
     max_lines: int = Field(200, ge=1, description="how many lines to show at most (also capped by settings)")
+
+
+def current_lines(ws: Workspace, rel: str) -> list[str] | None:
+    """A file's lines as they read now, for a tool that found it earlier (rg, the index): None when
+    it is gone, refused or binary since, so nothing of it is shown."""
+    try:
+        doc = ws.read_text(rel)
+    except BurrowError:
+        return None
+    return None if doc.binary else split_lines(doc.text)
 
 
 def clip_line(line: str, limit: int) -> str:

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.errors import BurrowError, ToolExecutionError
+from app.errors import ToolExecutionError
 from app.index import ChunkHit
 from app.index.values import ChunkKind
 from app.tools.base import TextHit, ToolOutput
 from app.tools.calls_text import call_text, cut_note
 from app.tools.code_search import CodeSearch
-from app.tools.reading import clip_line, split_lines
+from app.tools.reading import clip_line, current_lines
 from app.values import LineSpan
 from app.workspace import Workspace
 
@@ -89,7 +89,7 @@ def _uses(ws: Workspace, name: str, chunks: tuple[ChunkHit, ...], heads: set[tup
     found: dict[tuple[str, int], Reference] = {}
     files: dict[str, list[str] | None] = {}
     for chunk in chunks:
-        lines = files.setdefault(chunk.path, _lines(ws, chunk.path))
+        lines = files.setdefault(chunk.path, current_lines(ws, chunk.path))
         for number in range(chunk.start_line, min(chunk.end_line, len(lines or ())) + 1):
             text = lines[number - 1]
             key = (chunk.path, number)
@@ -105,16 +105,21 @@ def _uses(ws: Workspace, name: str, chunks: tuple[ChunkHit, ...], heads: set[tup
 def _enclosing_head(chunk: ChunkHit, lines: list[str], number: int) -> TextHit | None:
     """The line naming the definition a use sits in (its chunk may start at decorators)."""
     word = re.compile(rf"(?<![\w$]){re.escape(_bare(chunk.symbol))}(?![\w$])")
-    for line_no in range(chunk.start_line, number):
-        if word.search(lines[line_no - 1]):
-            return TextHit(LineSpan(chunk.path, line_no, line_no), lines[line_no - 1].strip())
-    return None
+    offset = _first_naming(lines[chunk.start_line - 1:number - 1], word)
+    if offset is None:
+        return None
+    line_no = chunk.start_line + offset
+    return TextHit(LineSpan(chunk.path, line_no, line_no), lines[line_no - 1].strip())
+
+
+def _first_naming(lines: list[str], word: re.Pattern[str]) -> int | None:
+    return next((i for i, line in enumerate(lines) if word.search(line)), None)
 
 
 def _head(definition: ChunkHit, word: re.Pattern[str]) -> TextHit:
     """The line of a definition that names it (its chunk starts at decorators and comments)."""
     lines = definition.text.split("\n")
-    offset = next((i for i, line in enumerate(lines) if word.search(line)), 0)
+    offset = _first_naming(lines, word) or 0
     number = definition.start_line + offset
     return TextHit(LineSpan(definition.path, number, number), lines[offset].strip() if lines else "")
 
@@ -122,14 +127,6 @@ def _head(definition: ChunkHit, word: re.Pattern[str]) -> TextHit:
 def _is_definition_line(text: str, name: str) -> bool:
     """`def name(` / `function name(` / `class name` anywhere: a definition, not a use."""
     return re.search(rf"\b(?:def|class|function|func|fn|interface|struct|type)\s+{re.escape(name)}\b", text) is not None
-
-
-def _lines(ws: Workspace, path: str) -> list[str] | None:
-    try:
-        doc = ws.read_text(path)
-    except BurrowError:  # gone or refused since indexing: nothing of it is shown
-        return None
-    return None if doc.binary else split_lines(doc.text)
 
 
 def _render(args: FindReferencesArgs, defined: tuple[tuple[ChunkHit, TextHit], ...], uses: list[Reference],

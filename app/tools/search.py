@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.errors import PathRefusedError, ToolExecutionError
 from app.tools.base import TextHit, ToolOutput
 from app.tools.calls_text import call_text, cut_note
-from app.tools.reading import clip_line, split_lines
+from app.tools.reading import clip_line, current_lines
 from app.tools.rg import RgRun, find_rg, run_rg
 from app.values import LineSpan
 from app.workspace import Workspace, human_size
@@ -174,18 +174,10 @@ def _visible(ws: Workspace, hits: list[Hit]) -> Iterator[tuple[Hit, str]]:
         if ws.is_secret(hit.rel):
             continue  # silently: even a count would tell the model that a secret matched
         if hit.rel not in texts:
-            texts[hit.rel] = _read_lines(ws, hit.rel)
+            texts[hit.rel] = current_lines(ws, hit.rel)
         lines = texts[hit.rel]
         if lines is not None and hit.line <= len(lines):
             yield hit, lines[hit.line - 1]
-
-
-def _read_lines(ws: Workspace, rel: str) -> list[str] | None:
-    try:
-        doc = ws.read_text(rel)
-    except (PathRefusedError, ToolExecutionError):
-        return None
-    return None if doc.binary else split_lines(doc.text)
 
 
 def _notes(args: SearchTextArgs, rel: str, total: int, shown: int, capped_files: list[str],
