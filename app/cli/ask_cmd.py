@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from contextlib import ExitStack
 from pathlib import Path
@@ -174,7 +175,7 @@ def _finish_stream(answer: Any, streamed: bool) -> None:
         sys.stdout.write(answer.text)
     elif answer.notes:
         sys.stdout.write("\n\n" + answer.notes)
-    detail = verdict_detail(answer.support, answer.backing, answer.closest, answer.found, answer.missing)
+    detail = verdict_detail(answer)
     sys.stdout.write("\n\n" + "\n".join([SUPPORT_LABELS[answer.support], *detail]) + "\n")
     sys.stdout.flush()
 
@@ -206,7 +207,7 @@ class _JsonReport:
         self.usage: dict[str, Any] = {}
         self.support = "not_backed"  # no answer, nothing backs it
         self.unverified: list[str] = []
-        self.verdict: dict[str, Any] = {"backing": [], "closest": [], "found": [], "missing": []}
+        self.verdict: dict[str, Any] = {"backing": [], "closest": [], "found": [], "missing": [], "doubt": None}
 
     def add(self, event: Any) -> None:
         from app.harness import events as ev
@@ -224,7 +225,9 @@ class _JsonReport:
             self.support, self.unverified = event.support.value, list(event.unverified)
             self.verdict = {"backing": [_line(b) for b in event.backing],
                             "closest": [_line(c) for c in event.closest],
-                            "found": list(event.found), "missing": list(event.missing)}
+                            "found": list(event.found), "missing": list(event.missing),
+                            "doubt": None if event.doubt is None else
+                            {"claim": event.doubt.claim, "probability": round(math.exp(event.doubt.logprob), 3)}}
         elif isinstance(event, ev.RunStopped):
             self.steps, self.stopped_reason = event.steps, event.reason.value
             self.usage = event_to_dict(event)["usage"]

@@ -57,7 +57,7 @@ def answer_body(event: AnswerCompleted) -> str:
 def answered_turn(question: str, event: AnswerCompleted) -> ChatTurn:
     from app.harness.prompts import verdict_detail
 
-    detail = verdict_detail(event.support, event.backing, event.closest, event.found, event.missing)
+    detail = verdict_detail(event)
     return ChatTurn(question, answer_body(event), tuple(event.citations), done=True,
                     support=event.support.value, unverified=tuple(event.unverified),
                     detail=tuple(detail), links=tuple((link.text, link.span) for link in event.links))

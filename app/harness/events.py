@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from app.harness.certainty import Certainty
 from app.harness.grounding import PathLink
 from app.harness.verdict import ShownLine, Support
 from app.llm.base import Usage
@@ -136,6 +137,8 @@ class AnswerCompleted:
     found: tuple[str, ...] = ()  # the answer's claims found in those lines
     missing: tuple[str, ...] = ()  # its claims found nowhere
     links: tuple[PathLink, ...] = ()  # workspace files the answer's text names, to link
+    token_logprobs: tuple[tuple[str, float], ...] = ()  # the answer's tokens and log-probabilities
+    doubt: Certainty | None = None  # the claim the model was unsure of, where that set the verdict
 
     @property
     def answer(self) -> str:

@@ -13,7 +13,7 @@ names its file. A not-backed answer has no sources: its closest lines are listed
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from app.harness.citations import Evidence, find_prose_citations, merge_spans
@@ -26,6 +26,7 @@ from app.harness.verdict import (
     ShownLine,
     Support,
     Verdict,
+    holds_subject,
     is_echo,
     judge,
     within,
@@ -84,12 +85,16 @@ _QUOTED = re.compile(r"[\"']([^\"'\n]{2,60})[\"']")
 
 
 def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence: Evidence,
-                 names: NameLookup, max_names: int, max_sources: int) -> AnswerCheck:
+                 names: NameLookup, max_names: int, max_sources: int,
+                 tokens: Sequence[tuple[str, float]] = ()) -> AnswerCheck:
     """The verdict on `text` (verdict.judge), its sources and the names the workspace lacks.
 
     Sources: the model's own citations that held, then its prose citations ("`a.py` lines 3-9",
     checked like `a.py:3-9`; a range the run never showed is read from disk), then the lines
-    that back the answer, then the lines it draws on."""
+    that back the answer, then the lines it draws on. When no range the answer cites names the
+    question's subject, the lines that back it go first: a small model cites the header of a
+    neighbouring chunk ("main.py, lines 25-28") for a value it read elsewhere. `tokens`: the
+    answer's, with their log-probabilities."""
     unverified = unverified_names(text, names, max_names)
     lines = _current_lines(evidence)
     prose, read = _prose_sources(text, evidence, names)
@@ -99,10 +104,13 @@ def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence
     files = {p for p in (names.resolve_path(w) for w in paths) if p}
     defined = _definition_check(text, question, files | {p.path for p in places}, names)
     verdict = judge(text, question, lines, paths=paths, places=places, echo=is_echo(text, ECHO_MARKERS),
-                    defined=defined, files=files)
+                    defined=defined, files=files, tokens=tokens)
     if unverified and verdict.support is Support.BACKED:  # it also names what is not there
         verdict = Verdict(Support.PARTLY, (), verdict.backing, verdict.found, verdict.missing + unverified)
     sources = places
+    if places and verdict.backing and not holds_subject(
+            question, [t for span, t in lines.items() if any(within(span, p) for p in places)]):
+        sources = tuple(dict.fromkeys([*(b.span for b in verdict.backing), *places]))
     if not sources and verdict.support is not Support.NOT_BACKED:
         drawn = _group(_score_lines(text, question, lines, _named_paths(text)))
         sources = tuple(dict.fromkeys([*(b.span for b in verdict.backing), *drawn]))

@@ -188,6 +188,7 @@ def _model_turn(run: RunState, step: int, cancel: threading.Event) -> Iterator[R
         reply = replace(completed.reply, content=repeats.kept())
         completed = replace(completed, reply=reply, stop_reason=TurnEnd.REPEATED_TEXT)
     run.usage += completed.usage
+    run.turn_logprobs = completed.token_logprobs
     run.budget.calibrate(estimated, completed.usage.prompt_total)
     yield PromptRendered(step, completed.prompt, completed.usage.prompt_total or estimated)
     yield ModelTurnFinished(step, completed.raw, completed.usage)
@@ -278,9 +279,9 @@ def _checked(run: RunState, raw_text: str) -> CheckedAnswer:
     text, cited = verify_answer(raw_text, run.evidence)
     settings = run.settings
     check = check_answer(text, run.subject or run.question, cited, run.evidence, run.names(),
-                         settings.verify_max_names, settings.max_evidence_citations)
-    added = check.sources[len(cited):]
-    return CheckedAnswer(raw_text, text, check, added, prompts.answer_notes(check, added))
+                         settings.verify_max_names, settings.max_evidence_citations, run.turn_logprobs)
+    added = tuple(s for s in check.sources if s not in cited)
+    return CheckedAnswer(raw_text, text, check, added, prompts.answer_notes(check, added), run.turn_logprobs)
 
 
 def _finish(run: RunState, answer: CheckedAnswer, reason: StopReason) -> Iterator[RunEvent]:
@@ -288,7 +289,8 @@ def _finish(run: RunState, answer: CheckedAnswer, reason: StopReason) -> Iterato
     verdict = answer.check.verdict
     yield AnswerCompleted(full, answer.check.sources, run.steps, run.usage, run.elapsed(), bool(answer.added),
                           answer.check.support, answer.check.unverified, answer.notes, _transcript(run, answer),
-                          verdict.backing, verdict.closest, verdict.found, verdict.missing, answer.check.links)
+                          verdict.backing, verdict.closest, verdict.found, verdict.missing, answer.check.links,
+                          answer.token_logprobs, verdict.doubt)
     yield RunStopped(reason, prompts.stop_message(reason, steps=run.steps, detail=run.error), run.steps, run.usage)
 
 

@@ -9,7 +9,7 @@ instruction when an answer is forced.
 
 from __future__ import annotations
 
-from app.harness.events import StopReason
+from app.harness.events import AnswerCompleted, StopReason
 from app.harness.grounding import AnswerCheck
 from app.harness.verdict import Support
 
@@ -79,6 +79,7 @@ SUPPORT_LABELS = {
 BACKED_BY = "Backed by {span}: {text}"
 FOUND_NOT_FOUND = "Found: {found}. Not found: {missing}."
 CLOSEST_LINES = "Closest lines Burrow read: {spans}"
+DOUBT = "The model was unsure of `{claim}` (it gave what it wrote a {percent}% chance)"
 
 # What a user reads when a run ends, one line per StopReason (the CLI, the window and the records
 # all use this table; a test checks that every reason has its words).
@@ -122,12 +123,15 @@ def answer_notes(check: AnswerCheck, added: tuple) -> str:
     return "\n\n".join(notes)
 
 
-def verdict_detail(support: Support, backing: tuple, closest: tuple, found: tuple, missing: tuple) -> list[str]:
+def verdict_detail(answer: AnswerCompleted) -> list[str]:
     """The lines that say what was checked, under the verdict's label (the CLI and the window)."""
-    if support is Support.BACKED and backing:
-        first = backing[0]
+    support, found, missing, closest = answer.support, answer.found, answer.missing, answer.closest
+    if support is Support.BACKED and answer.backing:
+        first = answer.backing[0]
         return [BACKED_BY.format(span=first.span, text=first.text.strip())]
     lines = []
+    if answer.doubt is not None:
+        lines.append(DOUBT.format(claim=answer.doubt.claim, percent=answer.doubt.percent))
     if support is Support.PARTLY and (found or missing):
         lines.append(FOUND_NOT_FOUND.format(found=", ".join(found[:8]) or "nothing",
                                             missing=", ".join(missing[:8]) or "nothing"))

@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field, ValidationError
 from app.errors import BurrowError
 from app.harness import events as ev
 from app.harness import prompts
+from app.harness.certainty import Certainty
 from app.harness.grounding import PathLink
 from app.harness.verdict import ShownLine, Support
 from app.llm.base import Usage
@@ -63,7 +64,7 @@ def _plain(value: Any) -> Any:
         return {"path": value.path, "start_line": value.start_line, "end_line": value.end_line}
     if isinstance(value, Usage):
         return {**dataclasses.asdict(value), "prompt_total": value.prompt_total}
-    if isinstance(value, SkippedFolder):
+    if isinstance(value, (SkippedFolder, Certainty)):
         return dataclasses.asdict(value)
     if isinstance(value, (tuple, list)):
         return [_plain(v) for v in value]
@@ -96,6 +97,9 @@ def event_from_dict(data: dict[str, Any]) -> Any:
             kwargs[name] = tuple(ShownLine(LineSpan(**x["span"]), x["text"]) for x in kwargs.get(name, ()))
         kwargs["links"] = tuple(PathLink(x["text"], LineSpan(**x["span"])) for x in kwargs.get("links", ()))
         kwargs["transcript"] = tuple(kwargs.get("transcript", ()))
+        kwargs["token_logprobs"] = tuple((str(t), float(lp)) for t, lp in kwargs.get("token_logprobs", ()))
+        doubt = kwargs.get("doubt")
+        kwargs["doubt"] = Certainty(**doubt) if doubt else None
     if "usage" in kwargs:
         kwargs["usage"] = Usage(**{k: v for k, v in kwargs["usage"].items() if k != "prompt_total"})
     return cls(**kwargs)

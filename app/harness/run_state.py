@@ -42,6 +42,7 @@ class CheckedAnswer:
     check: AnswerCheck
     added: tuple[LineSpan, ...]  # sources the harness found beyond the model's own citations
     notes: str
+    token_logprobs: tuple[tuple[str, float], ...] = ()  # the answer turn's tokens, where known
 
 
 @dataclass
@@ -71,6 +72,7 @@ class RunState:
     seen_calls: set[tuple[str, str]] = field(default_factory=set)
     refused_ids: set[str] = field(default_factory=set)  # calls validation refused or repeated
     usage: Usage = field(default_factory=Usage)
+    turn_logprobs: tuple[tuple[str, float], ...] = ()  # the last model turn's tokens, where known
     steps: int = 0
     error: str = ""
     started: float = field(default_factory=time.monotonic)

@@ -13,6 +13,11 @@ showed (and in the lines of a range the answer cites but the run never showed, r
 - definitions: for a "where is X" question, the index's symbol table says where X is defined, and
   an answer naming another file is not backed whatever it cites.
 
+Certainty (app.harness.certainty, where the backend gives token probabilities): a key claim the
+model wrote with a low probability makes a backed answer partly backed and a partly backed one not
+backed; a partly backed answer whose every key claim is in the lines, written with near certainty,
+is backed by the lines that hold them.
+
 Backed: every key claim found, one of them beside the subject (that line is shown to the user),
 and the prose mostly found (or: plain prose nearly all found beside the subject; or a cited place
 that holds the subject). Not backed: nothing found, too little of the prose and no key claim, a
@@ -24,10 +29,12 @@ the eval's tuning questions only (docs/eval.md; each constant says what the swee
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
+from app.harness import certainty
+from app.harness.certainty import Certainty
 from app.index.terms import STOP_WORDS
 from app.values import LineSpan
 
@@ -70,6 +77,7 @@ class Verdict:
     closest: tuple[ShownLine, ...]  # for a verdict short of backed: the nearest lines found
     found: tuple[str, ...]  # claims found in the lines
     missing: tuple[str, ...]  # claims found nowhere
+    doubt: Certainty | None = None  # the claim the model was unsure of, when that set the verdict
 
 
 # Every value below was measured by replaying the tuning set (python -m bench.eval.replay, 69
@@ -207,11 +215,12 @@ class Findings:
 
 def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iterable[str] = (),
           places: tuple[LineSpan, ...] = (), echo: bool = False, defined: Definition | None = None,
-          files: Iterable[str] = ()) -> Verdict:
+          files: Iterable[str] = (), tokens: Sequence[tuple[str, float]] = ()) -> Verdict:
     """The verdict on `answer` from the shown `lines` (each a single line, by span); `places` are
     the ranges it cites as where the answer is (their lines are among `lines`); `defined` is the
     symbol table's word on a "where is X" answer, which overrules the lines; `files` are the
-    workspace files the answer names."""
+    workspace files the answer names; `tokens` are the answer's tokens with the model's
+    log-probabilities, where the backend gives them (see app.harness.certainty)."""
     f = find_claims(answer, question, lines, paths, places, set(files))
     claims = f.claims
     found = f.found_keys + tuple(claims.word(p) for p in f.prose_found)
@@ -223,10 +232,40 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     if defined is not None and not echo and f.prose_share >= PROSE_BACKED:
         return Verdict(Support.BACKED, defined.lines + f.backing, (), found + (defined.name,), missing)
     support = Support.NOT_BACKED if echo else _support(f)
+    sure = certainty.least_certain(tokens, claims.key)
+    support, doubt = _weighed(support, f, sure)
     if support is Support.BACKED:
-        backing = f.backing or _place_lines(places, lines, subject_of(question) | _asked_values(question))
+        backing = (f.backing or _place_lines(places, lines, subject_of(question) | _asked_values(question))
+                   or _claim_lines(f, lines))
         return Verdict(support, backing, (), found, missing)
-    return Verdict(support, (), f.closest, found, missing)
+    return Verdict(support, (), f.closest, found, missing, doubt)
+
+
+def _weighed(support: Support, f: Findings, sure: Certainty | None) -> tuple[Support, Certainty | None]:
+    """The claim checks' verdict weighed by how sure the model was of its key claims: a backed
+    claim it was unsure of is only partly backed; a partly backed answer whose every key claim is
+    in the lines and was stated with near certainty is backed; one it was guessing is not backed."""
+    if sure is None:
+        return support, None
+    if support is Support.BACKED and sure.logprob < certainty.SURE:
+        return Support.PARTLY, sure
+    if support is Support.PARTLY:
+        every_key = len(f.found_keys) == len(f.claims.key) and f.place not in (Place.MISS, Place.NEAR)
+        if every_key and sure.logprob >= certainty.CERTAIN:
+            return Support.BACKED, None
+        if sure.logprob < certainty.GUESS:
+            return Support.NOT_BACKED, sure
+    return support, None
+
+
+def _claim_lines(f: Findings, lines: dict[LineSpan, str]) -> tuple[ShownLine, ...]:
+    """The shown lines that hold a key claim, those nearest the answer and question first (the
+    backing of an answer backed by its certainty)."""
+    def holds(text: str) -> bool:
+        return any(_holds(text.lower(), k) for k in f.found_keys)
+
+    near = [c for c in f.closest if holds(c.text)]
+    return tuple(near) or tuple(ShownLine(s, t) for s, t in lines.items() if holds(t))[:CLOSEST_LINES]
 
 
 def find_claims(answer: str, question: str, lines: dict[LineSpan, str], paths: Iterable[str],

@@ -97,6 +97,8 @@ class TurnCompleted:
     usage: Usage
     prompt: str  # the full prompt text the model saw for this turn
     stop_reason: TurnEnd = TurnEnd.STOP
+    # each generated token's text and log-probability, where the backend knows them (in-process)
+    token_logprobs: tuple[tuple[str, float], ...] = ()
 
 
 ModelEvent = (

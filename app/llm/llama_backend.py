@@ -46,7 +46,7 @@ from app.llm.gguf import GGUFHeader, read_header
 from app.llm.llama_abort import BatchAbort
 from app.llm.llama_params import cpu_reports_amx, model_params
 from app.llm.llama_state import load_state, save_state, state_file
-from app.llm.llama_stream import TokenStream, UsageClock
+from app.llm.llama_stream import TokenStream, UsageClock, logprob_reader
 from app.settings import Settings
 
 _PROBE = "\u2063burrow-probe\u2063"  # a reply text no template will produce on its own
@@ -193,6 +193,7 @@ class LlamaChatModel:
         self._abort = BatchAbort(llama_cpp, llm._ctx.ctx)
         self._grammars: dict[str, Any] = {}
         self._pieces: dict[int, bytes] = {}  # token -> its bytes (at most the vocabulary)
+        self._logprob = logprob_reader(lambda: llama_cpp.llama_get_logits_ith(llm._ctx.ctx, -1), llm.n_vocab())
         self._name = catalog_name(Path(header.path)) or header.name  # read the catalog once
 
     # ChatModel -----------------------------------------------------------------------------
@@ -409,10 +410,12 @@ class LlamaChatModel:
             self._transcript = None
             yield TurnCompleted("", ParsedReply(""), usage.done(0), prompt.text, TurnEnd.CANCELLED)
             return
-        stream = TokenStream(self._llm, self._dialect, request, cancel, n_ctx, self._is_eog, self._pieces)
+        stream = TokenStream(self._llm, self._dialect, request, cancel, n_ctx, self._is_eog, self._pieces,
+                             self._logprob)
         yield from stream.run(prompt.tokens, usage, self._grammar(request), self._settings.seed)
         self._transcript = _Transcript(tuple(request.messages), tuple(request.tools),
                                        tuple(prompt.tokens) + tuple(stream.tokens),
                                        prompt.text + stream.raw, stream.exact)
         yield TurnCompleted(stream.raw, self._dialect.parse(stream.raw),
-                            usage.done(len(stream.tokens)), prompt.text, stream.stop_reason)
+                            usage.done(len(stream.tokens)), prompt.text, stream.stop_reason,
+                            tuple(stream.token_logprobs))

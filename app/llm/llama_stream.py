@@ -9,6 +9,7 @@ Cancellation is checked on every token.
 from __future__ import annotations
 
 import codecs
+import math
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -38,7 +39,8 @@ class TokenStream:
     """The generation loop of one turn: tokens -> raw text -> visible deltas, with every stop."""
 
     def __init__(self, llm: Any, dialect: Dialect, request: TurnRequest, cancel: threading.Event,
-                 n_ctx: int, is_eog: Callable[[int], bool], pieces: dict[int, bytes] | None = None) -> None:
+                 n_ctx: int, is_eog: Callable[[int], bool], pieces: dict[int, bytes] | None = None,
+                 logprob: Callable[[int], float] | None = None) -> None:
         self.llm, self.dialect, self.request, self.cancel = llm, dialect, request, cancel
         self.n_ctx, self.is_eog = n_ctx, is_eog
         # each token's bytes, kept across turns by the backend: a dict lookup instead of a trip
@@ -48,6 +50,10 @@ class TokenStream:
         self.stops = [s for s in dialect.stop_strings() if s]
         self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self.tokens: list[int] = []
+        # each token's text and its log-probability under the model (before temperature and the
+        # sampler's cuts): how sure the model was of what it wrote, for the verdict
+        self.token_logprobs: list[tuple[str, float]] = []
+        self._logprob = logprob or (lambda token: 0.0)  # None: a stand-in llm, probabilities unknown
         self.raw = ""
         self.shown = ""
         self.stop_reason = TurnEnd.LENGTH
@@ -90,6 +96,7 @@ class TokenStream:
         if piece is None:
             piece = self.pieces[token] = llm.detokenize([token], special=True)
         text = self.decoder.decode(piece)
+        self.token_logprobs.append((text, self._logprob(token)))
         self.raw += text
         self.grew = bool(text)
         if self._cut_at_stop_string():
@@ -118,6 +125,20 @@ class TokenStream:
             return ""  # the dialect changed its mind (non-monotonic); never unsay shown text
         delta, self.shown = visible[len(self.shown):], visible
         return delta
+
+
+def logprob_reader(last_logits: Callable[[], Any], n_vocab: int) -> Callable[[int], float]:
+    """token -> log p(token) under the logits it was just sampled from (the context's last output
+    row, read in place through the pointer `last_logits` gives): one pass over the vocabulary,
+    ~0.1 ms a token with the 1.5B default against ~70 ms to generate one."""
+    import numpy as np  # here, not at import: the window starts without numpy
+
+    def logprob(token: int) -> float:
+        row = np.ctypeslib.as_array(last_logits(), shape=(n_vocab,))
+        top = float(row.max())
+        return round(float(row[token]) - top - math.log(float(np.exp(row - top).sum())), 4)
+
+    return logprob
 
 
 def _partial_stop(text: str, stops: Sequence[str]) -> int:

@@ -29,12 +29,15 @@ class ScriptedModel:
     A str reply is raw model output: with a dialect it is parsed by that dialect (so a test can
     script real tool-call markup); without one it is a plain answer. A ParsedReply is used as is.
     A TurnEnd ends that turn with nothing said, for that reason (e.g. CONTEXT_FULL, as the real
-    backend reports a prompt that does not fit).
+    backend reports a prompt that does not fit). `logprobs[i]`, where given, are reply i's tokens
+    with their log-probabilities, as the in-process backend reports them.
     """
 
     def __init__(self, replies: Sequence[str | ParsedReply | TurnEnd], dialect: Dialect | None = None,
-                 name: str = "scripted", context_length: int = 8192, chunk_chars: int = 8) -> None:
+                 name: str = "scripted", context_length: int = 8192, chunk_chars: int = 8,
+                 logprobs: Sequence[Sequence[tuple[str, float]]] = ()) -> None:
         self._replies = list(replies)
+        self._logprobs = [tuple(map(tuple, t)) for t in logprobs]
         self._dialect = dialect
         self._name = name
         self._context_length = context_length
@@ -110,7 +113,9 @@ class ScriptedModel:
                 return
             yield TextDelta(text[shown:shown + self._chunk])
             shown += self._chunk
-        yield TurnCompleted(raw, reply, self._usage(prompt, len(raw)), prompt, TurnEnd.STOP)
+        index = len(self.requests) - 1
+        tokens = self._logprobs[index] if index < len(self._logprobs) else ()
+        yield TurnCompleted(raw, reply, self._usage(prompt, len(raw)), prompt, TurnEnd.STOP, tokens)
 
     def _usage(self, prompt: str, generated_chars: int) -> Usage:
         return Usage(prompt_tokens=self.count_tokens(prompt),

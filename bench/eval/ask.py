@@ -37,6 +37,7 @@ class Asked:
     completion_tokens: int
     support: str = "not_backed"  # backed | partly_backed | not_backed, as the harness judged it
     unverified: tuple[str, ...] = ()  # names in the answer the harness found nowhere
+    token_logprobs: tuple[tuple[str, float], ...] = ()  # the answer turn's tokens (in-process models)
 
 
 def ask(question: str, root: Path, model: Any, settings: Any) -> Asked:
@@ -86,4 +87,5 @@ def _asked(events: list[Any], seconds: float) -> Asked:
         prompt_tokens=stopped.usage.prompt_tokens, cached_tokens=stopped.usage.cached_tokens,
         completion_tokens=stopped.usage.completion_tokens,
         support=answer.support.value if answer else "not_backed",
-        unverified=answer.unverified if answer else ())
+        unverified=answer.unverified if answer else (),
+        token_logprobs=answer.token_logprobs if answer else ())

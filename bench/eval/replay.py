@@ -8,7 +8,10 @@ first prompt is rebuilt by the same search_code call a run makes (the real index
 model's tokenizer for the chunk budget), and a scripted model gives back the recorded answer. The
 harness then checks that answer as it would have, so a verdict rule can be measured against the
 rows' `correct` in seconds instead of hours of model time. The replay is only as faithful as the
-first prompt is unchanged since the rows were recorded (retrieval changes move it).
+first prompt is unchanged since the rows were recorded (retrieval changes move it). Rows of
+held-out questions replay too, to report a rule on questions it was not tuned on, never to tune
+it; a row with the answer's token log-probabilities (runs since the verdict weighs the model's
+certainty, app/harness/certainty.py) replays them.
 """
 
 from __future__ import annotations
@@ -27,10 +30,11 @@ ROOT = Path(__file__).resolve().parents[2]
 class _ReplayModel:
     """The recorded answer as the only reply; tokens counted by the real model's tokenizer."""
 
-    def __init__(self, answer: str, tokenizer: Any) -> None:
+    def __init__(self, answer: str, tokenizer: Any, tokens: list[list[Any]] | None = None) -> None:
         from app.llm.scripted import ScriptedModel
 
-        self._scripted = ScriptedModel([answer], context_length=32768)
+        logprobs = [[(str(t), float(lp)) for t, lp in tokens]] if tokens else ()
+        self._scripted = ScriptedModel([answer], context_length=32768, logprobs=logprobs)
         self._tokenizer = tokenizer
 
     def __getattr__(self, name: str) -> Any:
@@ -46,7 +50,7 @@ def replay_row(row: dict[str, Any], question: Any, tokenizer: Any, settings: Any
     from bench.eval.codebases import ensure_codebase
 
     root = ensure_codebase(question.codebase)
-    with Session.open(root, _ReplayModel(row["answer"], tokenizer), settings) as session:
+    with Session.open(root, _ReplayModel(row["answer"], tokenizer, row.get("token_logprobs")), settings) as session:
         events = list(session.ask(question.question))
     answer = next((e for e in events if isinstance(e, ev.AnswerCompleted)), None)
     out = {"id": row["id"], "kind": row.get("kind", ""), "correct": row["correct"],
@@ -113,11 +117,11 @@ def main(argv: list[str] | None = None) -> int:
     from app.llm.catalog import default_model_path
     from app.llm.llama_backend import load_model
     from app.settings import Settings
-    from bench.eval.questions import load_questions
+    from bench.eval.questions import EvalSet, load_set
 
     settings = Settings(tool_policy="retrieval")
     tokenizer = load_model(default_model_path(), Settings(n_ctx=512, n_threads=1))
-    questions = {q.id: q for q in load_questions()}
+    questions = {q.id: q for s in EvalSet for q in load_set(s)}  # a follow-up (id+) needs its chat: skipped
     wanted = set(args.ids.split(",")) if args.ids else None
     rows = [r for r in json.loads(args.rows.read_text(encoding="utf-8"))
             if r["id"] in questions and (wanted is None or r["id"] in wanted)]

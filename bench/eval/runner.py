@@ -35,6 +35,7 @@ def score(question: Question, asked: Asked, root: Path, files: FileIndex,
         "seconds": round(asked.seconds, 2), "prompt_tokens": asked.prompt_tokens,
         "cached_tokens": asked.cached_tokens, "completion_tokens": asked.completion_tokens,
         "answer": asked.text,
+        "token_logprobs": [[text, lp] for text, lp in asked.token_logprobs],
     }
 
 

@@ -35,3 +35,20 @@ def test_the_badge_says_what_was_checked_and_a_guess_lists_the_closest_lines(
     assert answer.support is Support.NOT_BACKED and SUPPORT_LABELS[Support.NOT_BACKED] in shown
     assert "Closest lines Burrow read:" in shown
     assert "No source found" not in shown and "Not backed: no line" not in answer.answer
+
+
+def test_a_claim_the_model_was_unsure_of_is_said_under_the_badge(window: MainWindow, qtbot, project: Path) -> None:
+    from app.llm.base import ParsedReply, ParsedToolCall
+    from app.llm.scripted import ScriptedModel
+
+    window.set_workspace(str(project))
+    read = ParsedReply("", (ParsedToolCall("read_file", {"path": "src/calc.py"}, '{"path": "src/calc.py"}'),))
+    answer = "Numbers are added by `add`, which returns `a + b`."
+    tokens = (("Numbers are added by `", -0.1), ("add", -1.8), ("`, which returns `", -0.1), ("a + b", -0.05),
+              ("`.", 0.0))
+    window.controller.model = ScriptedModel([read, answer], logprobs=[(), tokens])
+    window.update_buttons()
+    ask(window, qtbot, "which function adds numbers?")
+    assert window.runs.last_answer.doubt is not None
+    shown = window.chat.toPlainText()
+    assert "The model was unsure of `add`" in shown and SUPPORT_LABELS[window.runs.last_answer.support] in shown

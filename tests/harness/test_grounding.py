@@ -155,3 +155,14 @@ def test_a_where_answer_is_checked_against_the_symbol_table() -> None:
     assert wrong.verdict.closest[0].span == LineSpan("src/app/config.py", 29, 29)
     assert right.support is Support.BACKED
     assert right.verdict.backing[0].span == LineSpan("src/app/config.py", 29, 29)
+
+
+def test_a_backing_line_outside_the_range_the_answer_cites_is_its_first_source() -> None:
+    # a small model cites the header of a neighbouring chunk for a value it read elsewhere
+    ev = evidence({("src/app/config.py", 3): "import os",
+                   ("src/app/config.py", 12): "MAX_NOTE_LENGTH = 500"})
+    cited = (LineSpan("src/app/config.py", 1, 4),)
+    check = check_answer("`MAX_NOTE_LENGTH` is 500 (src/app/config.py:1-4).", "How long can a note be?",
+                         cited, ev, names(), 10, 5)
+    assert check.support is Support.BACKED
+    assert check.sources == (LineSpan("src/app/config.py", 12, 12), *cited)

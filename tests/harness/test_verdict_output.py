@@ -17,9 +17,9 @@ from app.settings import Settings
 QUESTION = "What is the default maximum note length?"
 
 
-def ask(project: Path, answer: str, as_json: bool, capsys) -> str:
+def ask(project: Path, answer: str, as_json: bool, capsys, tokens: tuple = ()) -> str:
     settings = Settings(n_threads=1, tool_policy="retrieval", second_stage=False)  # one scripted answer
-    with Session.open(project, ScriptedModel([answer]), settings) as session:
+    with Session.open(project, ScriptedModel([answer], logprobs=[tokens] if tokens else ()), settings) as session:
         code = _ask(QUESTION, argparse.Namespace(json=as_json, trace=None), session, None)
     assert code == 0
     return capsys.readouterr().out
@@ -62,3 +62,13 @@ def test_a_long_prose_range_inside_the_file_is_a_citation(project: Path, capsys)
     long_file.write_text("".join(f"VALUE_{i} = {i}\n" for i in range(1, 601)), encoding="utf-8")
     report = json.loads(ask(project, "See `notekeeper/long.py`, lines 1-599.", True, capsys))
     assert {"path": "notekeeper/long.py", "start_line": 1, "end_line": 599} in report["citations"]
+
+
+def test_a_value_the_model_was_unsure_of_is_said_in_json_and_in_words(project: Path, capsys):
+    answer = "It is `DEFAULT_MAX_NOTE_LENGTH`, 500."
+    tokens = (("It is `", -0.1), ("DEFAULT_MAX_NOTE_LENGTH", -0.01), ("`, ", -0.1), ("500", -2.0), (".", 0.0))
+    report = json.loads(ask(project, answer, True, capsys, tokens))
+    assert report["support"] == "partly_backed"  # the line states it, the model guessed it
+    assert report["doubt"] == {"claim": "500", "probability": 0.135}
+    assert "The model was unsure of `500`" in ask(project, answer, False, capsys, tokens)
+    assert json.loads(ask(project, answer, True, capsys))["doubt"] is None  # no probabilities: the claims alone

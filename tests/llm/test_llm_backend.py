@@ -61,6 +61,19 @@ def test_answer_streams_as_visible_text(model) -> None:
     assert done.usage.first_token_seconds > 0 and done.stop_reason in ("stop", "length")
 
 
+def test_each_generated_token_comes_with_its_text_and_log_probability(model) -> None:
+    req = TurnRequest(messages=({"role": "user", "content": "What is the capital of France?"},),
+                      temperature=0.0, max_tokens=30)
+    _, done = _run(model, req)
+    assert len(done.token_logprobs) == done.usage.completion_tokens > 0
+    assert "".join(text for text, _ in done.token_logprobs).startswith(done.raw)
+    logprobs = [lp for _, lp in done.token_logprobs]
+    assert all(lp <= 0.0 for lp in logprobs)  # probabilities, not raw logits
+    # greedy decoding picks the most likely token: most are far more likely than a uniform guess
+    assert sum(lp > -2.0 for lp in logprobs) > len(logprobs) / 2
+    assert any(lp < -1e-3 for lp in logprobs)  # and they are read, not a constant
+
+
 def test_same_request_twice_gives_the_same_answer(model) -> None:
     req = TurnRequest(messages=({"role": "user", "content": "Name a colour."},), temperature=0.0,
                       max_tokens=20)

@@ -1,0 +1,61 @@
+"""The model's certainty of its claims, and how it weighs on the verdict (no model: token lists as
+the in-process backend reports them)."""
+
+from __future__ import annotations
+
+import math
+
+from app.harness.certainty import CERTAIN, GUESS, SURE, Certainty, least_certain
+from app.harness.events import AnswerCompleted
+from app.harness.prompts import verdict_detail
+from app.harness.records import event_from_dict, event_to_dict
+from app.harness.verdict import Support, judge
+from app.llm.base import Usage
+from app.values import LineSpan
+
+QUESTION = "What is the default etag?"
+ANSWER = "The default etag is `weak`."
+LINES = {LineSpan("lib/app.js", 80, 80): "  this.set('etag', 'weak');",
+         LineSpan("lib/app.js", 81, 81): "  this.set('env', env);"}
+
+
+def tokens(value_logprob: float) -> tuple[tuple[str, float], ...]:
+    """ANSWER as tokens; the value's two tokens carry value_logprob (the rest are certain)."""
+    return (("The", -0.01), (" default", 0.0), (" et", 0.0), ("ag", 0.0), (" is", 0.0), (" `", -0.5),
+            ("we", value_logprob), ("ak", -0.001), ("`.", 0.0))
+
+
+def test_the_weakest_token_of_any_claim_is_the_answer_s_certainty() -> None:
+    sure = least_certain(tokens(-1.3), ["weak"])
+    assert sure == Certainty("weak", -1.3) and sure.percent == round(100 * math.exp(-1.3))
+    # tokens outside every claim (the backtick before it) do not count; a claim not in the text is skipped
+    assert least_certain(tokens(-0.01), ["weak", "strong"]) == Certainty("weak", -0.01)
+    assert least_certain((), ["weak"]) is None and least_certain(tokens(-1.0), ["strong"]) is None
+
+
+def test_a_backed_claim_the_model_was_unsure_of_is_only_partly_backed() -> None:
+    assert judge(ANSWER, QUESTION, LINES, tokens=tokens(SURE + 0.1)).support is Support.BACKED
+    verdict = judge(ANSWER, QUESTION, LINES, tokens=tokens(SURE - 0.1))
+    assert verdict.support is Support.PARTLY and verdict.doubt.claim == "weak"
+    assert judge(ANSWER, QUESTION, LINES).support is Support.BACKED  # no probabilities: the claims alone
+
+
+def test_a_value_found_away_from_its_subject_is_backed_only_when_the_model_was_certain() -> None:
+    far = {LineSpan("lib/app.js", 10, 10): "  this.set('etag', fn);",
+           LineSpan("lib/app.js", 90, 90): "  var mode = 'weak';"}
+    assert judge(ANSWER, QUESTION, far).support is Support.PARTLY
+    certain = judge(ANSWER, QUESTION, far, tokens=tokens(CERTAIN + 0.1))
+    assert certain.support is Support.BACKED
+    assert certain.backing[0].span == LineSpan("lib/app.js", 90, 90)  # the line that states it
+    guess = judge(ANSWER, QUESTION, far, tokens=tokens(GUESS - 0.1))
+    assert guess.support is Support.NOT_BACKED and guess.doubt.claim == "weak"
+    assert judge(ANSWER, QUESTION, far, tokens=tokens((CERTAIN + GUESS) / 2)).support is Support.PARTLY
+
+
+def test_the_doubt_is_said_under_the_verdict_and_survives_a_record() -> None:
+    event = AnswerCompleted(ANSWER, (), 1, Usage(), 1.0, support=Support.PARTLY,
+                            token_logprobs=tokens(-1.3), doubt=Certainty("weak", -1.3))
+    percent = event.doubt.percent
+    assert verdict_detail(event)[0] == f"The model was unsure of `weak` (it gave what it wrote a {percent}% chance)"
+    back = event_from_dict(event_to_dict(event))
+    assert back.doubt == event.doubt and back.token_logprobs == tokens(-1.3)
