@@ -15,15 +15,12 @@ harness loop can stop with a named reason instead of crashing.
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import os
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +41,7 @@ from app.llm.cpu_backends import generation_threads, load_cpu_variants
 from app.llm.dialects.base import Dialect
 from app.llm.gguf import GGUFHeader, read_header
 from app.llm.llama_abort import BatchAbort
+from app.llm.llama_log import captured_log, load_error, log_forwarder
 from app.llm.llama_params import cpu_reports_amx, model_params
 from app.llm.llama_state import load_state, save_state, state_file
 from app.llm.llama_stream import TokenStream, UsageClock, logprob_reader
@@ -51,7 +49,6 @@ from app.settings import Settings
 
 _PROBE = "\u2063burrow-probe\u2063"  # a reply text no template will produce on its own
 _NEXT_WORD = "The"  # what follows a shared prefix in a prompt: a header or the question, words
-_LOG_TAIL_LINES = 30
 log = logging.getLogger(__name__)
 
 
@@ -86,47 +83,8 @@ def _llama_cpp() -> Any:
     import llama_cpp
 
     load_cpu_variants(Path(llama_cpp.__file__).parent)
-    _log_forwarder(llama_cpp)  # installed on the first call only (a load's capture stays in place)
+    log_forwarder(llama_cpp)  # installed on the first call only (a load's capture stays in place)
     return llama_cpp
-
-
-@cache
-def _log_forwarder(llama_cpp: Any) -> Any:
-    """llama.cpp's log into Python's logging (debug), not onto stderr: llama-cpp-python maps the
-    current level numbers one off and prints warnings (a Stop inside a batch logs one) even with
-    verbose=False. Installed when first made; kept alive by the cache (C holds only a pointer)."""
-    @llama_cpp.llama_log_callback
-    def forward(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
-        log.debug("llama.cpp: %s", text.decode("utf-8", errors="replace").rstrip())
-
-    llama_cpp.llama_log_set(forward, ctypes.c_void_p(0))
-    return forward
-
-
-@contextmanager
-def _captured_log(lines: list[str]) -> Iterator[None]:
-    """Collect llama.cpp's log (verbose is off) so a failed load can say why."""
-    llama_cpp = _llama_cpp()
-
-    @llama_cpp.llama_log_callback
-    def collect(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
-        lines.append(text.decode("utf-8", errors="replace"))
-        del lines[:-200]
-
-    llama_cpp.llama_log_set(collect, ctypes.c_void_p(0))
-    try:
-        yield
-    finally:
-        llama_cpp.llama_log_set(_log_forwarder(llama_cpp), ctypes.c_void_p(0))
-
-
-def _load_error(path: Path, exc: BaseException, log_lines: list[str]) -> ModelLoadError:
-    text = "".join(log_lines)
-    errors = [ln.strip() for ln in text.splitlines() if "error" in ln.lower() or "unknown" in ln.lower()]
-    reason = "; ".join(errors[-3:]) or str(exc) or type(exc).__name__
-    err = ModelLoadError(f"{path}: llama.cpp could not load this model: {reason}")
-    err.log = "\n".join(text.splitlines()[-_LOG_TAIL_LINES:])  # type: ignore[attr-defined]
-    return err
 
 
 def load_model(path: str | Path, settings: Settings | None = None,
@@ -164,7 +122,7 @@ def _construct(path: Path, header: GGUFHeader, settings: Settings) -> Any:
     log: list[str] = []
     extra = {} if not cpu_reports_amx(llama_cpp) else {"use_extra_bufts": False}
     try:
-        with _captured_log(log), model_params(llama_cpp, extra):
+        with captured_log(llama_cpp, log), model_params(llama_cpp, extra):
             return llama_cpp.Llama(
                 model_path=str(path), n_ctx=n_ctx, n_batch=n_batch, n_ubatch=n_batch,
                 n_threads=generation_threads(settings.n_threads), n_threads_batch=settings.n_threads,
@@ -172,7 +130,7 @@ def _construct(path: Path, header: GGUFHeader, settings: Settings) -> Any:
                 seed=settings.seed, verbose=False,
             )
     except (ValueError, RuntimeError, OSError, AssertionError) as exc:
-        raise _load_error(path, exc, log) from None
+        raise load_error(path, exc, log) from None
 
 
 class LlamaChatModel:
