@@ -91,10 +91,10 @@ def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence
 
     Sources: the model's own citations that held, then its prose citations ("`a.py` lines 3-9",
     checked like `a.py:3-9`; a range the run never showed is read from disk), then the lines
-    that back the answer, then the lines it draws on. When no range the answer cites names the
-    question's subject, the lines that back it go first: a small model cites the header of a
-    neighbouring chunk ("main.py, lines 25-28") for a value it read elsewhere. `tokens`: the
-    answer's, with their log-probabilities."""
+    that back the answer, then the lines it draws on. When no range the answer cites holds a line
+    that backs it, those lines are added: after the ranges, or before them when no range names the
+    question's subject (a small model cites the header of a neighbouring chunk, "main.py, lines
+    25-28", for a value it read elsewhere). `tokens`: the answer's, with their log-probabilities."""
     unverified = unverified_names(text, names, max_names)
     lines = _current_lines(evidence)
     prose, read = _prose_sources(text, evidence, names)
@@ -108,9 +108,10 @@ def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence
     if unverified and verdict.support is Support.BACKED:  # it also names what is not there
         verdict = Verdict(Support.PARTLY, (), verdict.backing, verdict.found, verdict.missing + unverified)
     sources = places
-    if places and verdict.backing and not holds_subject(
-            question, [t for span, t in lines.items() if any(within(span, p) for p in places)]):
-        sources = tuple(dict.fromkeys([*(b.span for b in verdict.backing), *places]))
+    backing = tuple(b.span for b in verdict.backing)
+    if places and backing and not any(within(span, p) for span in backing for p in places):
+        cited = [t for span, t in lines.items() if any(within(span, p) for p in places)]
+        sources = (*backing, *places) if not holds_subject(question, cited) else (*places, *backing)
     if not sources and verdict.support is not Support.NOT_BACKED:
         drawn = _group(_score_lines(text, question, lines, _named_paths(text)))
         sources = tuple(dict.fromkeys([*(b.span for b in verdict.backing), *drawn]))

@@ -1,7 +1,7 @@
 """`python -m bench.eval.replay`: the support verdict on recorded answers, with no model run.
 
     python -m bench.eval.replay --rows docs/eval_rows/wave2d_q15.json [--ids a,b] [--json OUT]
-                                [--results bench/results.json] [--verbose]
+                                [--results bench/results.json] [--verbose] [--set KEY=VALUE]
 
 Each recorded row (an eval run's `--json`) is replayed through the real harness: the question's
 first prompt is rebuilt by the same search_code call a run makes (the real index, the default
@@ -109,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--ids", default="", help="only these question ids (comma-separated)")
     p.add_argument("--json", type=Path, help="write the replayed rows here")
     p.add_argument("--verbose", action="store_true", help="one line per question")
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                   help="a setting the rows were recorded with (e.g. intro_index_tokens=900)")
     p.add_argument("--results", type=Path, help="merge the tables into this results file "
                    "(bench/results.json) under verdict_replay")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
@@ -119,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     from app.settings import Settings
     from bench.eval.questions import EvalSet, load_set
 
-    settings = Settings(tool_policy="retrieval")
+    settings = Settings(tool_policy="retrieval", **dict(o.split("=", 1) for o in args.overrides))
     tokenizer = load_model(default_model_path(), Settings(n_ctx=512, n_threads=1))
     questions = {q.id: q for s in EvalSet for q in load_set(s)}  # a follow-up (id+) needs its chat: skipped
     wanted = set(args.ids.split(",")) if args.ids else None

@@ -34,7 +34,7 @@ def test_ask_finishes_a_tool_runs_and_its_result_reaches_a_later_prompt(default_
     result = ask(project, QUESTION, "--json", trace=tmp_path / "trace.jsonl")
     assert result.code == 0, result.stderr
     report = result.report
-    assert set(report) == {"answer", "citations", "support", "backing", "closest", "found", "missing",
+    assert set(report) == {"answer", "citations", "support", "backing", "closest", "found", "missing", "doubt",
                            "unverified", "tool_calls", "steps", "stopped_reason", "usage"}
     assert "Sources:" not in report["answer"] and "Not backed" not in report["answer"]
     # the answer (500, from the chunk that holds it) is backed by lines this run showed

@@ -126,7 +126,9 @@ def test_a_follow_up_about_the_previous_answer_opens_its_lines_instead_of_search
     assert not [e for e in only(follow, ev.ToolCallCompleted) if e.step == 0]  # no search for "who calls it"
     assert not model.requests[2].require_tool
     [answer] = only(follow, ev.AnswerCompleted)
-    assert answer.citations == (LineSpan("notekeeper/cli.py", 28, 28),) and answer.support is Support.BACKED
+    assert answer.support is Support.BACKED
+    # the model's own citation, then the line that states its claim (`main`), which the range missed
+    assert answer.citations == (LineSpan("notekeeper/cli.py", 28, 28), LineSpan("notekeeper/cli.py", 26, 26))
 
 
 def test_a_follow_up_asking_for_more_of_the_cited_lines_may_read_them(tools):

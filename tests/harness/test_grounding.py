@@ -166,3 +166,16 @@ def test_a_backing_line_outside_the_range_the_answer_cites_is_its_first_source()
                          cited, ev, names(), 10, 5)
     assert check.support is Support.BACKED
     assert check.sources == (LineSpan("src/app/config.py", 12, 12), *cited)
+
+
+def test_a_backing_line_the_cited_range_misses_is_added_after_it() -> None:
+    ev = evidence({("src/app/config.py", 10): "# the length of a note",
+                   ("src/app/config.py", 12): "MAX_NOTE_LENGTH = 500"})
+    cited = (LineSpan("src/app/config.py", 9, 10),)  # names the subject (note length), not the value
+    check = check_answer("`MAX_NOTE_LENGTH` is 500 (src/app/config.py:9-10).", "How long can a note be?",
+                         cited, ev, names(), 10, 5)
+    assert check.sources == (*cited, LineSpan("src/app/config.py", 12, 12))
+    held = (LineSpan("src/app/config.py", 11, 12),)  # a range that holds the backing line: nothing added
+    check = check_answer("`MAX_NOTE_LENGTH` is 500 (src/app/config.py:11-12).", "How long can a note be?",
+                         held, ev, names(), 10, 5)
+    assert check.sources == held
