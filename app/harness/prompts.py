@@ -79,7 +79,7 @@ SUPPORT_LABELS = {
 BACKED_BY = "Backed by {span}: {text}"
 FOUND_NOT_FOUND = "Found: {found}. Not found: {missing}."
 CLOSEST_LINES = "Closest lines Burrow read: {spans}"
-DOUBT = "The model was unsure of `{claim}` (it gave what it wrote a {percent}% chance)"
+DOUBT = "The model was unsure of “{claim}” (it gave what it wrote a {percent}% chance)"
 
 # What a user reads when a run ends, one line per StopReason (the CLI, the window and the records
 # all use this table; a test checks that every reason has its words).

@@ -51,4 +51,4 @@ def test_a_claim_the_model_was_unsure_of_is_said_under_the_badge(window: MainWin
     ask(window, qtbot, "which function adds numbers?")
     assert window.runs.last_answer.doubt is not None
     shown = window.chat.toPlainText()
-    assert "The model was unsure of `add`" in shown and SUPPORT_LABELS[window.runs.last_answer.support] in shown
+    assert "The model was unsure of “add”" in shown and SUPPORT_LABELS[window.runs.last_answer.support] in shown

@@ -56,6 +56,6 @@ def test_the_doubt_is_said_under_the_verdict_and_survives_a_record() -> None:
     event = AnswerCompleted(ANSWER, (), 1, Usage(), 1.0, support=Support.PARTLY,
                             token_logprobs=tokens(-1.3), doubt=Certainty("weak", -1.3))
     percent = event.doubt.percent
-    assert verdict_detail(event)[0] == f"The model was unsure of `weak` (it gave what it wrote a {percent}% chance)"
+    assert verdict_detail(event)[0] == f"The model was unsure of “weak” (it gave what it wrote a {percent}% chance)"
     back = event_from_dict(event_to_dict(event))
     assert back.doubt == event.doubt and back.token_logprobs == tokens(-1.3)

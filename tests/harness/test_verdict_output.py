@@ -70,5 +70,5 @@ def test_a_value_the_model_was_unsure_of_is_said_in_json_and_in_words(project: P
     report = json.loads(ask(project, answer, True, capsys, tokens))
     assert report["support"] == "partly_backed"  # the line states it, the model guessed it
     assert report["doubt"] == {"claim": "500", "probability": 0.135}
-    assert "The model was unsure of `500`" in ask(project, answer, False, capsys, tokens)
+    assert "The model was unsure of “500”" in ask(project, answer, False, capsys, tokens)
     assert json.loads(ask(project, answer, True, capsys))["doubt"] is None  # no probabilities: the claims alone
