@@ -18,6 +18,7 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 
 # Thresholds on the lowest log-probability of a key claim's tokens, each from the tuning set's
 # sweep (python -m bench.eval.replay over the rows of a run with token log-probabilities):
@@ -50,11 +51,8 @@ def least_certain(tokens: Sequence[tuple[str, float]], claims: Iterable[str]) ->
     without tokens or with no claim in them."""
     if not tokens:
         return None
-    text = "".join(piece for piece, _ in tokens).lower()
-    ends, end = [], 0
-    for piece, _ in tokens:
-        end += len(piece)
-        ends.append(end)
+    pieces = [piece.lower() for piece, _ in tokens]  # lowered one by one: offsets stay the tokens'
+    text, ends = "".join(pieces), list(accumulate(len(piece) for piece in pieces))
     weakest: Certainty | None = None
     for claim in claims:
         found = re.search(r"(?<!\w)" + re.escape(claim) + r"(?!\w)", text) if claim else None
