@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import time
 from pathlib import Path
 
@@ -72,10 +73,16 @@ def test_timeout_kills_the_search_and_says_so(injection_ws) -> None:
     ws, _ = injection_ws
     big = ws / "big"
     big.mkdir()
-    for i in range(300):
-        (big / f"f{i}.txt").write_text(("abcdefghij" * 100 + "\n") * 200)
-    _, ex = make_executor(ws, Settings(search_timeout_s=0.001), "openat2")
+    # Random letters defeat ripgrep's literal prefilter and thrash its lazy DFA: this pattern, which
+    # never matches (\b between two letters), takes about 3 s per file here, so the search cannot end
+    # before its deadline even when this process is descheduled for a while.
+    letters = bytes(ord("a") + i % 20 for i in range(256))
+    rand = random.Random(7)
+    for i in range(8):
+        body = rand.randbytes(2_000_000).translate(letters)
+        (big / f"f{i}.txt").write_bytes(b"\n".join(body[j:j + 999] for j in range(0, len(body), 1000)))
+    _, ex = make_executor(ws, Settings(search_timeout_s=0.05), "openat2")
     started = time.monotonic()
-    outcome = run_bounded(ex, "search_text", {"pattern": "[a-j]{50}zz|q"})
+    outcome = run_bounded(ex, "search_text", {"pattern": r"[a-j][^u-z]{20}[k-t]\b[a-j]"})
     assert time.monotonic() - started < 5
     assert "ran out of time" in outcome.content
