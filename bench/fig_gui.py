@@ -13,7 +13,7 @@ from bench.timing import child_env, interleaved, median, python, run_child
 
 STALL = ("ui_stall", "longest UI stall while streaming", "ms", Target(50.0, subject="measured"))
 LAUNCH = ("window_shown", "window shown after launch", "s", Target(1.5))
-READY = ("window_ready", "window with its contents after launch", "s", Target(1.5))
+READY = ("window_ready", "window with its contents after launch", "s", Target(1.4))
 FRAME_BUDGET_MS = 16.0
 
 

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 from app.gui.controller import SessionController
 from app.gui.main_window import MainWindow
 from app.gui.prefs import peek_theme
-from app.gui.theme import apply_theme, is_dark
+from app.gui.theme import FUSION_ARGS, apply_theme, is_dark
 from app.paths import app_paths
 
 
@@ -27,21 +27,22 @@ class LaunchOptions:
 
 
 def launch(options: LaunchOptions) -> int:
-    app = QApplication.instance() or QApplication([sys.argv[0]])
-    window = open_window(app, options)
+    existing = QApplication.instance()
+    app = existing or QApplication([sys.argv[0], *FUSION_ARGS])
+    window = open_window(app, options, fusion=existing is None)
     code = app.exec()
     window.shutdown()  # whatever the last events started must end before Python tears Qt down
     return code
 
 
-def open_window(app: QApplication, options: LaunchOptions) -> MainWindow:
+def open_window(app: QApplication, options: LaunchOptions, fusion: bool = False) -> MainWindow:
     """Show the window in the theme's colours, empty: its views are built on the event-loop turn
     after it first paints (see app.gui.layout for what that saves), and the slow parts start on
-    the turn after the views first paint."""
+    the turn after the views first paint. `fusion`: the app was created with FUSION_ARGS."""
     app.setApplicationName("Burrow")
     controller = SessionController(app_paths())
     window = MainWindow(controller, initial_model=options.model, settings_later=True, build_later=True)
-    window.set_dark(apply_theme(app, peek_theme(controller.paths.settings_file), first_paint=True))
+    window.set_dark(apply_theme(app, peek_theme(controller.paths.settings_file), first_paint=fusion))
     window.show()
     AfterPaint(window, lambda: _on_window_shown(window, options)).arm()
     return window

@@ -42,7 +42,8 @@ class ModelPicker(QWidget):
         self.combo.setAccessibleName("Model")
         self.combo.setMinimumContentsLength(18)
         self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.add_button = QPushButton("Add .gguf…", self)
+        self.add_button = QPushButton(self)  # (text, parent) would load QIcon's enums
+        self.add_button.setText("Add .gguf…")
         self.add_button.setAccessibleName("Add a GGUF model file")
         self.state = QLabel("No model loaded", self)
         self.state.setAccessibleName("Model state")

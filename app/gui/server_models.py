@@ -26,7 +26,8 @@ class ServerModels(QWidget):
                  in_background: Background, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._picker, self._discover, self._in_background = picker, discover, in_background
-        self.refresh_button = QPushButton("Refresh servers", self)
+        self.refresh_button = QPushButton(self)  # (text, parent) would load QIcon's enums
+        self.refresh_button.setText("Refresh servers")
         self.refresh_button.setAccessibleName("Find models of inference servers on this machine")
         self.found = QLabel("", self)
         self.found.setAccessibleName("Inference servers found")

@@ -48,6 +48,10 @@ def show(self):
 def probe(self):
     heavy = sorted(m for m in ("llama_cpp", "tree_sitter") if m in sys.modules)
     print("PROBE", self.isVisible(), self.windowHandle().isExposed(), heavy, flush=True)
+    app = QApplication.instance()
+    print("STYLE", app.style().name(), app.palette().window().color().name(), flush=True)
+    from PySide6.QtGui import QShortcut
+    print("SHORTCUTS", sorted(s.key().toString() for s in self.findChildren(QShortcut)), flush=True)
     QApplication.instance().exit(0)
 mw.MainWindow.show = show
 mw.MainWindow.start_background = probe
@@ -65,6 +69,8 @@ def test_window_shows_before_llama_cpp_or_tree_sitter_is_imported(tmp_path: Path
     shown = json.loads(next(line for line in lines if line.startswith("{")))
     assert shown["event"] == "window_shown" and shown["seconds_since_command"] > 0
     assert "PROBE True True []" in lines  # background work starts after the first expose
+    assert "STYLE fusion #efefef" in lines  # Fusion from the app's arguments, its light palette
+    assert "SHORTCUTS ['Ctrl+L', 'Ctrl+N', 'Esc']" in lines  # added once the views have painted
     assert "AT SHOW []" in lines  # pydantic, the tool registry and the catalog wait for the paint
 
 

@@ -252,3 +252,18 @@ def test_a_very_long_question_is_shown_in_part_in_the_chat(window: MainWindow, q
     shown = window.chat.toPlainText()
     assert f"({len(question.strip()):,} characters; shown in part)" in shown
     assert len(shown) < 3000  # the question does not fill the conversation
+
+
+def test_the_first_paints_palette_is_fusions_own(qapp) -> None:
+    """fusion_palette() spares the first paint wrapping a QStyle; it must be Qt's Fusion palette."""
+    from PySide6.QtGui import QColor, QPalette
+    from PySide6.QtWidgets import QStyleFactory
+
+    from app.gui.theme import fusion_palette
+
+    ours, qts = fusion_palette(), QStyleFactory.create("Fusion").standardPalette()
+    roles = [r for r in QPalette.ColorRole if r.name not in ("NColorRoles", "NoRole")]
+    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive, QPalette.ColorGroup.Disabled):
+        for role in roles:
+            argb = QColor.NameFormat.HexArgb  # Qt keeps 16 bits a channel; a screen shows 8
+            assert ours.color(group, role).name(argb) == qts.color(group, role).name(argb), (group, role)
