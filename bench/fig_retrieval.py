@@ -7,10 +7,11 @@ how many of the question's words they hold (what the first prompt used before th
 
 The bench group (`measure`) reports the tuning set only: the held-out set is measured by hand,
 with `--set heldout`, and each such run written down in docs/eval.md, so that no one tunes the
-ranking on held-out misses by watching the bench.
+ranking on held-out misses by watching the bench. `--set tuning2` measures the second tuning
+set (five other code bases, one per language); `both` stays tuning and held-out.
 
-    python -m bench.fig_retrieval [--set tuning|heldout|both] [--questions FILE] [--misses]
-                                  [--json OUT]
+    python -m bench.fig_retrieval [--set tuning|tuning2|heldout|both] [--questions FILE]
+                                  [--misses] [--json OUT]
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ FILE = (
 )
 QUESTIONS = Path(__file__).resolve().parent / "eval" / "questions.json"
 HELDOUT = Path(__file__).resolve().parent / "eval" / "heldout.json"
-SETS = {"tuning": QUESTIONS, "heldout": HELDOUT}
+TUNING2 = Path(__file__).resolve().parent / "eval" / "tuning2.json"
+SETS = {"tuning": QUESTIONS, "heldout": HELDOUT, "tuning2": TUNING2}
+BOTH = ("tuning", "heldout")  # what --set both measures
 TOP = 5
 NAIVE_WINDOW = 40
 
@@ -216,7 +219,8 @@ def main(argv: list[str]) -> int:
     if args.questions:
         chosen = {args.questions.stem: args.questions}
     else:
-        chosen = SETS if args.which == "both" else {args.which: SETS[args.which]}
+        names = BOTH if args.which == "both" else (args.which,)
+        chosen = {name: SETS[name] for name in names}
     report: dict[str, dict] = {}
     for name, path in chosen.items():
         with tempfile.TemporaryDirectory(prefix="burrow-retrieval-") as home:

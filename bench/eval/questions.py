@@ -1,7 +1,8 @@
 """The eval's questions: schema, loading, and the evidence check.
 
-Two sets share one schema. The tuning set (questions.json) is what ranking, prompts and budgets
-may be tuned on; the held-out set (heldout.json) is only ever run to report (docs/eval.md).
+The sets share one schema. The tuning set (questions.json) is what ranking, prompts and budgets
+may be tuned on; the second tuning set (tuning2.json: five other code bases, one per language) is
+tuned on too; the held-out set (heldout.json) is only ever run to report (docs/eval.md).
 
 Keywords are groups of alternatives: every group must appear (case-insensitive) in an answer for it
 to count as correct. A number ("2", "0.10", "1.0.1") must stand alone, so "2" is not found in "12"
@@ -20,14 +21,17 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 QUESTIONS_FILE = Path(__file__).with_name("questions.json")
 HELDOUT_FILE = Path(__file__).with_name("heldout.json")
+TUNING2_FILE = Path(__file__).with_name("tuning2.json")
 
 
 class EvalSet(str, Enum):
     TUNING = "tuning"
     HELDOUT = "heldout"
+    TUNING2 = "tuning2"
 
 
-SET_FILES = {EvalSet.TUNING: QUESTIONS_FILE, EvalSet.HELDOUT: HELDOUT_FILE}
+SET_FILES = {EvalSet.TUNING: QUESTIONS_FILE, EvalSet.HELDOUT: HELDOUT_FILE,
+             EvalSet.TUNING2: TUNING2_FILE}
 _NUMBER = re.compile(r"[\d.]+")
 
 

@@ -24,6 +24,7 @@ from bench.eval.questions import (
 
 QUESTIONS = load_questions()
 HELDOUT = load_set(EvalSet.HELDOUT)
+TUNING2 = load_set(EvalSet.TUNING2)
 CODEBASES = load_codebases()
 OFFLINE_ENV = "BURROW_EVAL_OFFLINE"  # set to 1 to skip (loudly) the tests that fetch code bases
 
@@ -50,8 +51,21 @@ def test_the_heldout_set_is_large_varied_and_apart_from_the_tuning_set() -> None
     assert sum(q.follow_up is not None for q in HELDOUT) >= 5
 
 
+def test_the_second_tuning_set_covers_five_new_code_bases_one_per_language() -> None:
+    per_codebase = Counter(q.codebase for q in TUNING2)
+    assert len(TUNING2) >= 55 and len(per_codebase) == 5 and min(per_codebase.values()) >= 10
+    assert not set(per_codebase) & {q.codebase for q in (*QUESTIONS, *HELDOUT)}
+    assert not {q.id for q in TUNING2} & {q.id for q in (*QUESTIONS, *HELDOUT)}
+    languages = Counter(CODEBASES[c].language for c in per_codebase)
+    assert set(languages) == {"Python", "JavaScript", "TypeScript", "Go", "Rust"}
+    assert {q.kind for q in TUNING2} == set(Kind)
+    assert {q.difficulty.value for q in TUNING2} == {"easy", "medium", "hard"}
+    for name in per_codebase:  # each code base has someone asking who calls what
+        assert any(q.kind == Kind.CALLERS for q in TUNING2 if q.codebase == name)
+
+
 def test_every_code_base_is_used_and_pinned() -> None:
-    assert set(CODEBASES) == {q.codebase for q in (*QUESTIONS, *HELDOUT)}
+    assert set(CODEBASES) == {q.codebase for q in (*QUESTIONS, *HELDOUT, *TUNING2)}
     for codebase in CODEBASES.values():
         assert codebase.version and len(codebase.sha256) == 64 and codebase.license
         assert codebase.kind in KINDS
@@ -90,7 +104,7 @@ def test_evidence_holds_in_the_real_code_base(name: str) -> None:
     except CodebaseError as exc:
         pytest.fail(f"could not fetch the eval code base {name} ({exc}); set {OFFLINE_ENV}=1 "
                     "to skip the evidence checks on a machine without a network")
-    problems = [p for q in (*QUESTIONS, *HELDOUT) if q.codebase == name
+    problems = [p for q in (*QUESTIONS, *HELDOUT, *TUNING2) if q.codebase == name
                 for p in check_evidence(q, root)]
     assert problems == []
 
