@@ -63,6 +63,9 @@ class Settings(BaseModel):
     temperature: float = Field(0.2, ge=0.0, le=2.0)
     max_answer_tokens: int = Field(768, ge=16, le=32768)
     seed: int = Field(1234)
+    answer_samples: int = Field(0, ge=0, le=4, description="answers sampled again from the first "
+                                "prompt (cached) to see whether the model says the same (0: off)")
+    sample_temperature: float = Field(0.7, gt=0.0, le=2.0)
 
     # agent loop
     max_steps: int = Field(8, ge=1, le=100, description="step budget: model turns per question")

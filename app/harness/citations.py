@@ -3,7 +3,8 @@
 A citation survives when (1) a tool result in this run showed those lines, and (2) the lines still
 read the same on disk as when they were shown (a fingerprint is taken when a result arrives and
 compared when the answer is checked). Anything else is cut from the text before a user sees it,
-also while the answer streams.
+also while the answer streams. A citation that names a shown file by the end of its path only
+(`parser.py:172`) is that file's, written in full.
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from app.tools.base import TextHit
-from app.values import LineSpan, find_citations
+from app.values import CitationMatch, LineSpan, find_citations
 
 Fingerprinter = Callable[[LineSpan], "str | None"]
 
@@ -34,6 +35,22 @@ class Evidence:
         for span in spans:
             if span not in self.shown:
                 self.shown[span] = self.fingerprint(span)
+
+    def resolve(self, citation: LineSpan) -> LineSpan:
+        """The citation with its full path when it names a shown file by the end of its path
+        (`parser.py:172` for src/dotenv/parser.py, the only shown file so named); else as it is."""
+        paths = {span.path for span in self.shown}
+        if citation.path in paths:
+            return citation
+        tails = {path for path in paths if path.endswith("/" + citation.path.removeprefix("./"))}
+        return replace(citation, path=tails.pop()) if len(tails) == 1 else citation
+
+    def checked(self, match: CitationMatch) -> str | None:
+        """A citation's text as the answer keeps it (its path in full), or None when it is invalid."""
+        span = self.resolve(match.span)
+        if not self.is_valid(span):
+            return None
+        return match.text if span == match.span else match.text.replace(match.span.path, span.path, 1)
 
     def is_valid(self, citation: LineSpan) -> bool:
         """Shown in this run, sensible, and still the same on disk."""
@@ -75,10 +92,11 @@ def verify_answer(text: str, evidence: Evidence) -> tuple[str, tuple[LineSpan, .
     last = 0
     for match in find_citations(text):
         pieces.append(text[last:match.start])
-        if evidence.is_valid(match.span):
-            pieces.append(match.text)
-            if match.span not in kept:
-                kept.append(match.span)
+        if (shown := evidence.checked(match)) is not None:
+            pieces.append(shown)
+            span = evidence.resolve(match.span)
+            if span not in kept:
+                kept.append(span)
         last = match.end
     pieces.append(text[last:])
     return tidy("".join(pieces)), tuple(kept)
@@ -118,8 +136,8 @@ class StreamingCitationFilter:
 
     def _clean(self, text: str) -> str:
         for match in reversed(find_citations(text)):
-            if not self._evidence.is_valid(match.span):
-                text = text[: match.start] + text[match.end :]
+            shown = self._evidence.checked(match)
+            text = text[: match.start] + (shown or "") + text[match.end :]
         return text
 
 

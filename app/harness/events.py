@@ -150,6 +150,16 @@ class AnswerCompleted:
 
 
 @dataclass(frozen=True)
+class AnswerSampled:
+    """Other answers the model gave to the first prompt, sampled after the answer (answer_samples):
+    whether it says the same again is a sign of how sure it is."""
+
+    step: int
+    samples: tuple[str, ...]
+    seconds: float
+
+
+@dataclass(frozen=True)
 class RunStopped:
     """The run ended, for a named reason."""
 
@@ -171,5 +181,6 @@ RunEvent = (
     | ToolCallCompleted
     | ContextElided
     | AnswerCompleted
+    | AnswerSampled
     | RunStopped
 )

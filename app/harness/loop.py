@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, Protocol
@@ -20,6 +21,7 @@ from app.harness.citations import StreamingCitationFilter, verify_answer
 from app.harness.control import ANSWER_STOPS, NextTurn, Stage, tool_policy
 from app.harness.events import (
     AnswerCompleted,
+    AnswerSampled,
     ContextElided,
     ModelTextStreamed,
     ModelTurnFinished,
@@ -46,10 +48,12 @@ from app.llm.base import (
     TurnRequest,
 )
 from app.settings import Settings, ToolPolicy
+from app.values import find_citations
 
 __all__ = ["Recorder", "run_question", "tool_policy"]  # tool_policy: the eval labels runs with it
 
 log = logging.getLogger(__name__)
+SAMPLE_EXTRA_TOKENS = 16  # a sampled answer may run this far past the first answer's length
 
 
 class Recorder(Protocol):
@@ -130,6 +134,7 @@ def _take_reply(run: RunState, step: int, reply: ParsedReply, cancel: threading.
         return False
     attempt = call_shaped(reply.content)
     if attempt is None:
+        yield from _sampled(run, step, cancel)
         return (yield from _answered(run, reply.content))
     if run.next_turn.must_answer:  # words were asked for and a call came again
         yield from _give_up(run, StopReason.NO_ANSWER)
@@ -189,6 +194,7 @@ def _model_turn(run: RunState, step: int, cancel: threading.Event) -> Iterator[R
         completed = replace(completed, reply=reply, stop_reason=TurnEnd.REPEATED_TEXT)
     run.usage += completed.usage
     run.turn_logprobs = completed.token_logprobs
+    run.last_request, run.last_tokens = request, completed.usage.completion_tokens
     run.budget.calibrate(estimated, completed.usage.prompt_total)
     yield PromptRendered(step, completed.prompt, completed.usage.prompt_total or estimated)
     yield ModelTurnFinished(step, completed.raw, completed.usage)
@@ -267,6 +273,30 @@ def _answered(run: RunState, raw_text: str) -> Iterator[RunEvent]:
     return True
 
 
+def _sampled(run: RunState, step: int, cancel: threading.Event) -> Iterator[RunEvent]:
+    """settings.answer_samples more answers to the first answer's prompt, each with its own seed at
+    sample_temperature; the prompt is still in the model's cache, so only their tokens cost. Each
+    stops a few tokens past the first answer's length: what matters is whether it says the same."""
+    settings, request = run.settings, run.last_request
+    if not settings.answer_samples or request is None or run.stage is not Stage.FIRST:
+        return
+    started, samples = time.monotonic(), []
+    limit = min(settings.max_answer_tokens, run.last_tokens + SAMPLE_EXTRA_TOKENS)
+    for index in range(settings.answer_samples):
+        if cancel.is_set():
+            return
+        again = replace(request, temperature=settings.sample_temperature, max_tokens=limit,
+                        seed=settings.seed + 1 + index)
+        try:
+            done = [e for e in run.model.generate(again, LinkedCancel(cancel)) if isinstance(e, TurnCompleted)]
+        except Exception:  # a sample is a check: its failure leaves the answer as it is
+            log.exception("sampling another answer failed")
+            return
+        if done and done[-1].stop_reason in (TurnEnd.STOP, TurnEnd.LENGTH):
+            samples.append(done[-1].reply.content)
+    yield AnswerSampled(step, tuple(samples), round(time.monotonic() - started, 3))
+
+
 def _looks_further(run: RunState, answer: CheckedAnswer) -> bool:
     """A first answer under the retrieval policy that the lines do not back, with room for a call
     and an answer left in the step budget."""
@@ -277,6 +307,8 @@ def _looks_further(run: RunState, answer: CheckedAnswer) -> bool:
 
 def _checked(run: RunState, raw_text: str) -> CheckedAnswer:
     text, cited = verify_answer(raw_text, run.evidence)
+    if not text and (references := find_citations(raw_text)):  # never an empty answer
+        text = prompts.ONLY_UNCHECKED.format(references=", ".join(f"`{r.text}`" for r in references))
     settings = run.settings
     check = check_answer(text, run.subject or run.question, cited, run.evidence, run.names(),
                          settings.verify_max_names, settings.max_evidence_citations, run.turn_logprobs)

@@ -67,6 +67,8 @@ SOURCES_LINE = "Sources: {citations}"
 UNVERIFIED_NOTE = "Not found in this workspace: {names}."
 # Closes the reply of a question that ended without an answer (Stop, Ctrl-C, a failure) when the
 # chat goes on, so a follow-up such as "go on" has the question and what was said before the stop.
+# an answer that was nothing but references to lines this run never showed (all cut)
+ONLY_UNCHECKED = "The model answered only with a reference Burrow could not check: {references}."
 INTERRUPTED_ANSWER = "[interrupted before the answer was finished: {reason}]"
 
 # How far the lines Burrow read back an answer, as the window and `ask` say it.

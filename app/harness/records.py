@@ -44,6 +44,7 @@ EVENT_KINDS: dict[type, str] = {
     ev.ToolCallCompleted: "tool_result",
     ev.ContextElided: "context_elided",
     ev.AnswerCompleted: "answer",
+    ev.AnswerSampled: "answer_sampled",
     ev.RunStopped: "stopped",
 }
 _KIND_TYPES = {kind: cls for cls, kind in EVENT_KINDS.items()}
@@ -87,6 +88,8 @@ def event_from_dict(data: dict[str, Any]) -> Any:
     if cls is ev.IndexReady:
         kwargs["skipped"] = tuple((str(k), int(n)) for k, n in kwargs.get("skipped", ()))
         kwargs["skipped_folders"] = tuple(SkippedFolder(**f) for f in kwargs.get("skipped_folders", ()))
+    if cls is ev.AnswerSampled:
+        kwargs["samples"] = tuple(kwargs.get("samples", ()))
     if cls is ev.RunStopped and "reason" in kwargs:
         kwargs["reason"] = ev.StopReason(kwargs["reason"])
     if cls is ev.AnswerCompleted:

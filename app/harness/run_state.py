@@ -24,7 +24,7 @@ from app.harness.first_prompt import (
 )
 from app.harness.grounding import AnswerCheck, NameLookup
 from app.harness.verdict import ShownLine
-from app.llm.base import ChatModel, Message, ToolSpec, Usage
+from app.llm.base import ChatModel, Message, ToolSpec, TurnRequest, Usage
 from app.settings import Settings, ToolPolicy
 from app.values import LineSpan
 
@@ -73,6 +73,8 @@ class RunState:
     refused_ids: set[str] = field(default_factory=set)  # calls validation refused or repeated
     usage: Usage = field(default_factory=Usage)
     turn_logprobs: tuple[tuple[str, float], ...] = ()  # the last model turn's tokens, where known
+    last_request: TurnRequest | None = None  # the last model turn's request (answer_samples asks it again)
+    last_tokens: int = 0  # ... and how many tokens that turn generated
     steps: int = 0
     error: str = ""
     started: float = field(default_factory=time.monotonic)

@@ -70,6 +70,7 @@ class TurnRequest:
     require_tool: bool = False  # this turn must be a tool call (like tool_choice="required")
     max_tokens: int = 768
     temperature: float = 0.2
+    seed: int | None = None  # None: the settings' seed
 
 
 @dataclass(frozen=True)

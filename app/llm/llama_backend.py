@@ -370,7 +370,8 @@ class LlamaChatModel:
             return
         stream = TokenStream(self._llm, self._dialect, request, cancel, n_ctx, self._is_eog, self._pieces,
                              self._logprob)
-        yield from stream.run(prompt.tokens, usage, self._grammar(request), self._settings.seed)
+        seed = self._settings.seed if request.seed is None else request.seed
+        yield from stream.run(prompt.tokens, usage, self._grammar(request), seed)
         self._transcript = _Transcript(tuple(request.messages), tuple(request.tools),
                                        tuple(prompt.tokens) + tuple(stream.tokens),
                                        prompt.text + stream.raw, stream.exact)

@@ -193,6 +193,8 @@ class ServerChatModel:
             "temperature": request.temperature, "stream_options": {"include_usage": True},
             "messages": normalize_messages(request.messages, arguments_as_string=True),
         }
+        if request.seed is not None:
+            body["seed"] = request.seed
         if request.tools and not request.force_answer:
             body["tools"] = list(request.tools)
             if request.require_tool:  # only weak models are made to call (first_call)

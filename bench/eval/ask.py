@@ -38,6 +38,8 @@ class Asked:
     support: str = "not_backed"  # backed | partly_backed | not_backed, as the harness judged it
     unverified: tuple[str, ...] = ()  # names in the answer the harness found nowhere
     token_logprobs: tuple[tuple[str, float], ...] = ()  # the answer turn's tokens (in-process models)
+    samples: tuple[str, ...] = ()  # other answers sampled from the first prompt (answer_samples)
+    sample_seconds: float = 0.0
 
 
 def ask(question: str, root: Path, model: Any, settings: Any) -> Asked:
@@ -74,6 +76,7 @@ def _asked(events: list[Any], seconds: float) -> Asked:
     from app.harness import events as ev
 
     answer = next((e for e in events if isinstance(e, ev.AnswerCompleted)), None)
+    sampled = next((e for e in events if isinstance(e, ev.AnswerSampled)), None)
     stopped = events[-1]
     text = answer.answer.strip() if answer else ""
     return Asked(
@@ -88,4 +91,5 @@ def _asked(events: list[Any], seconds: float) -> Asked:
         completion_tokens=stopped.usage.completion_tokens,
         support=answer.support.value if answer else "not_backed",
         unverified=answer.unverified if answer else (),
-        token_logprobs=answer.token_logprobs if answer else ())
+        token_logprobs=answer.token_logprobs if answer else (),
+        samples=sampled.samples if sampled else (), sample_seconds=sampled.seconds if sampled else 0.0)

@@ -36,6 +36,7 @@ def score(question: Question, asked: Asked, root: Path, files: FileIndex,
         "cached_tokens": asked.cached_tokens, "completion_tokens": asked.completion_tokens,
         "answer": asked.text,
         "token_logprobs": [[text, lp] for text, lp in asked.token_logprobs],
+        **({"samples": list(asked.samples), "sample_seconds": asked.sample_seconds} if asked.samples else {}),
     }
 
 

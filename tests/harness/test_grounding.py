@@ -179,3 +179,17 @@ def test_a_backing_line_the_cited_range_misses_is_added_after_it() -> None:
     check = check_answer("`MAX_NOTE_LENGTH` is 500 (src/app/config.py:11-12).", "How long can a note be?",
                          held, ev, names(), 10, 5)
     assert check.sources == held
+
+
+def test_a_citation_by_the_end_of_a_shown_path_is_that_files_written_in_full() -> None:
+    from app.harness.citations import StreamingCitationFilter, verify_answer
+
+    ev = evidence({("src/dotenv/parser.py", 72): "def parse_stream(stream):",
+                   ("src/app/config.py", 3): "x = 1", ("tests/app/config.py", 3): "y = 2"})
+    text, kept = verify_answer("It is parser.py:72-75 and `dotenv/parser.py:72`.", ev)
+    assert text == "It is src/dotenv/parser.py:72-75 and `src/dotenv/parser.py:72`."
+    assert kept == (LineSpan("src/dotenv/parser.py", 72, 75), LineSpan("src/dotenv/parser.py", 72, 72))
+    # two shown files end so: which one is meant is not known, so the citation is cut
+    assert verify_answer("See config.py:3.", ev) == ("See.", ())
+    streamed = StreamingCitationFilter(ev)
+    assert streamed.feed("In parser.py:72 ") + streamed.flush() == "In src/dotenv/parser.py:72 "

@@ -417,3 +417,42 @@ def test_a_question_with_nothing_read_for_it_is_asked_as_it_is(tools):
     assert question_message("Why?", "", []) == {"role": "user", "content": "Why?"}
     layout_only = question_message("Why?", "workspace x/", [])["content"]
     assert layout_only.endswith("Question: Why?") and prompts.ANSWER_FROM_READS not in layout_only
+
+
+def test_answer_samples_ask_the_first_prompt_again_each_with_its_own_seed(tools, settings):
+    """answer_samples: after the answer, the same prompt again at sample_temperature; the samples
+    are reported (not streamed), the answer stays the first one, and a record keeps them."""
+    from app.harness.records import event_from_dict, event_to_dict
+
+    first = "The default is 500 characters (notekeeper/config.py:12-12)."
+    sampling = settings.model_copy(update={"answer_samples": 2})
+    model = ScriptedModel([first, "It is 500.", "Maybe 400."])
+    events = run(model, tools, sampling)
+    model.assert_all_used()
+    sampled = only(events, ev.AnswerSampled)[0]
+    assert sampled.samples == ("It is 500.", "Maybe 400.")
+    asked, *again = model.requests
+    assert [r.messages for r in again] == [asked.messages, asked.messages]
+    assert [r.seed for r in again] == [sampling.seed + 1, sampling.seed + 2]
+    assert {r.temperature for r in again} == {sampling.sample_temperature}
+    assert {r.max_tokens for r in again} == {len(first) // 4 + 16}  # the scripted model's token count
+    assert "500 characters" in only(events, ev.AnswerCompleted)[0].text
+    assert "Maybe" not in streamed_text(events)
+    assert event_from_dict(event_to_dict(sampled)) == sampled
+    off = ScriptedModel([first])
+    assert not only(run(off, tools, settings), ev.AnswerSampled) and len(off.requests) == 1
+
+
+def test_a_sample_that_fails_leaves_the_answer(tools, settings):
+    model = ScriptedModel(["The default is 500 characters (notekeeper/config.py:12-12).", TurnEnd.FAILED])
+    events = run(model, tools, settings.model_copy(update={"answer_samples": 1}))
+    assert only(events, ev.AnswerSampled)[0].samples == ()
+    assert events[-1].reason is StopReason.ANSWERED and "500" in only(events, ev.AnswerCompleted)[0].text
+
+
+def test_an_answer_that_was_only_an_unchecked_reference_says_so(tools, settings):
+    """Cutting a citation nobody showed must not leave an empty answer."""
+    events = run(ScriptedModel(["notekeeper/nowhere.py:3-9"]), tools, settings)
+    answer = only(events, ev.AnswerCompleted)[0]
+    assert answer.answer == prompts.ONLY_UNCHECKED.format(references="`notekeeper/nowhere.py:3-9`")
+    assert answer.citations == () or answer.evidence_added
