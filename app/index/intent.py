@@ -27,6 +27,10 @@ README_START_LINES = 30  # "the README's start": where a project says what it is
 # with its evidence first, none lost (0.4 and 0.8 measured the same).
 LOCATE_WEIGHT = 0.6
 FILE_NAME_BOOST = 1.5  # the question names the file's own name ('parser', 'variables')
+# A question about what a project needs or declares to install and build (a Python or Node.js
+# version, a dependency's range, an optional add-on, a Cargo feature) is answered by its manifest
+# (package.json, setup.py, go.mod, Cargo.toml), which a README's prose about the same words outranks.
+MANIFEST_BOOST = 2.0
 
 _GENERATED = re.compile(
     r"(^|/)(PKG-INFO|[^/]+\.egg-info/.*|package-lock\.json|yarn\.lock|"
@@ -51,12 +55,27 @@ _HISTORY_WORDS = {
     stem(w) for w in "release released changelog changed change version history new".split()
 }
 _TEST_WORDS = {stem(w) for w in "test tests tested testing fixture".split()}
+_PACKAGING_WORDS = {
+    stem(w) for w in """version versions depend depends dependency dependencies requirement requirements
+    require requires install installed engine engines extra extras feature features toolchain rustc
+    msrv peer optional""".split()
+}
+_MANIFEST = re.compile(r"(^|/)(package\.json|setup\.py|setup\.cfg|pyproject\.toml|go\.mod|cargo\.toml|"
+                       r"requirements[^/]*\.txt|pipfile|composer\.json|deno\.json)$", re.IGNORECASE)
 _OVERVIEW = re.compile(
     r"^\s*what\s+(is|does|are)\b.*\b(for|do|does|about|is)?\s*\??\s*$", re.IGNORECASE
 )
 _LOCATE = re.compile(
     r"\b(where\b|which\s+(file|module|function|class|method|package|folder|directory)\b|"
     r"(defined|implemented|declared)\b)", re.IGNORECASE)
+# "what calls X", "which functions call X()", "where is X called from / used": X's callers answer,
+# not X's definition (which holds X's name as often as any caller does)
+_NAME = r"`?((?:[A-Za-z_][\w]*(?:::|\.))*[A-Za-z_]\w*)`?(?:\(\))?`?"
+_CALLERS = (
+    re.compile(r"\b(?:what|which|who)\b[^?]*?\bcalls?\s+" + _NAME, re.IGNORECASE),
+    re.compile(r"\bcallers?\s+of\s+" + _NAME, re.IGNORECASE),
+    re.compile(r"\bwhere\s+(?:is|are|does|do)\s+" + _NAME + r"\s+(?:get\s+)?(?:called|used|invoked)", re.IGNORECASE),
+)
 _PROSE_KINDS = (ChunkKind.SECTION, ChunkKind.TEXT)
 _CODE_KINDS = (ChunkKind.CLASS, ChunkKind.FUNCTION, ChunkKind.METHOD, ChunkKind.CODE)
 
@@ -69,6 +88,18 @@ class Intent:
     overview: bool
     words: frozenset[str]
     locate: bool = False  # where is X / which file, function or module: code answers, not prose
+    packaging: bool = False  # what the project needs or declares to install and build
+
+
+def callee_of(question: str) -> str | None:
+    """The function a "what calls X" question asks about (its last name part: `logger` for
+    `log::logger()`), or None."""
+    for pattern in _CALLERS:
+        if found := pattern.search(question):
+            written, name = found.group(0), re.split(r"::|\.", found.group(1))[-1]
+            code_like = "`" in written or "(" in written or re.search(r"_|[a-z][A-Z]|::|\.|\d", found.group(1))
+            return name if code_like and len(name) >= 3 else None  # "what does it call when ..."
+    return None
 
 
 def intent_of(question: str) -> Intent:
@@ -81,6 +112,7 @@ def intent_of(question: str) -> Intent:
         overview,
         frozenset(words),
         bool(_LOCATE.search(question)),
+        bool(words & _PACKAGING_WORDS),
     )
 
 
@@ -103,6 +135,8 @@ def prior(path: str, kind: ChunkKind, start: int, intent: Intent) -> float:
         weight *= LOCATE_WEIGHT
     if intent.overview and "/" not in path and _README.match(name) and start <= README_START_LINES:
         weight *= OVERVIEW_BOOST
+    if intent.packaging and _MANIFEST.search(path):
+        weight *= MANIFEST_BOOST
     if stem(name.split(".", 1)[0].lower()) in intent.words:
         weight *= FILE_NAME_BOOST
     return weight

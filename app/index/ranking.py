@@ -8,9 +8,10 @@ a name the question mentions, and spreads the list over files so one long file c
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, replace
 
-from app.index.intent import Intent, intent_of, prior
+from app.index.intent import Intent, callee_of, intent_of, prior
 from app.index.one_hop import with_definitions_after_comments, with_references
 from app.index.store import Store
 from app.index.terms import query_terms, related, word_parts
@@ -32,6 +33,10 @@ _PLUMBING = {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__hash
              "__str__", "__len__", "__bool__", "__iter__", "__contains__", "__format__"}
 BARE_HEADER_LINES = 2  # a class header this short (just `class X:`) says nothing but its name ...
 BARE_HEADER_WEIGHT = 0.6  # ... which the symbol table answers anyway
+CALLER_BOOST = 2.0  # "what calls X": a chunk that calls X (tuning2: span recall of its 10 such
+CALLEE_WEIGHT = 0.5  # questions ...); X's own definition is what the question starts from, not its answer
+MAX_CALLERS = 50  # chunks with a call looked at (a name called everywhere is not a question's X)
+CALLER_FLOOR_RANK = 4  # a caller scores at least what the fifth chunk does, before its boost
 
 
 def search(store: Store, query: str, limit: int, settings: Settings, references: int = 0) -> tuple[ChunkHit, ...]:
@@ -48,6 +53,8 @@ def search(store: Store, query: str, limit: int, settings: Settings, references:
         return ()
     coverage = _coverage(store, ranked, groups, _rarity(groups, df, total))
     scored = _scores(ranked, coverage, _symbol_boosts(store, query))
+    if callee := callee_of(query):
+        scored = _callers_first(store, scored, callee)
     hits = _hits(store, scored, intent_of(query))
     found = with_definitions_after_comments(store, _diversify(store, hits, limit, settings.index_max_hits_per_file))
     return with_references(store, found, references) if references else found
@@ -75,6 +82,29 @@ def _coverage(store: Store, ranked: dict[int, float], groups: dict[str, set[str]
 def _scores(ranked: dict[int, float], coverage: dict[int, float], boosts: dict[int, float]) -> dict[int, float]:
     """BM25, scaled down for the question's words a chunk lacks and up for a name it defines."""
     return {cid: bm25 * coverage.get(cid, 0.0) ** COVERAGE_POWER * boosts.get(cid, 1.0) for cid, bm25 in ranked.items()}
+
+
+def _callers_first(store: Store, scored: dict[int, float], callee: str) -> dict[int, float]:
+    """Chunks that call `callee` up, from at least the score the list's fifth chunk has (also
+    ones the words did not find); the chunk that only defines it after them."""
+    rows = store.execute("SELECT id, symbol, text FROM chunks WHERE instr(text, ?) OR instr(text, ?) LIMIT ?",
+                         (callee + "(", callee + "!(", MAX_CALLERS + 1))
+    if not rows or len(rows) > MAX_CALLERS:
+        return scored
+    call = re.compile(r"(?<![\w$])" + re.escape(callee) + r"!?\s*\(")
+    ranks = sorted(scored.values(), reverse=True)
+    base = max(ranks[min(CALLER_FLOOR_RANK, len(ranks) - 1)] if ranks else 0.0, 1e-9)  # BM25 can be 0 in a tiny index
+    out, defining = dict(scored), []
+    for cid, symbol, text in rows:
+        own = symbol.rsplit(".", 1)[-1] == callee
+        if len(call.findall(text)) - own > 0:  # a call beyond its own definition line
+            out[cid] = max(out.get(cid, 0.0), base) * CALLER_BOOST
+        elif own:
+            defining.append(cid)
+    callers = [out[cid] for cid, _, _ in rows if cid not in defining and cid in out and out[cid] >= base]
+    for cid in defining:  # after its callers: the question starts from it, they answer it
+        out[cid] = min([out.get(cid, base), *callers]) * CALLEE_WEIGHT
+    return out
 
 
 def _held(groups: dict[str, set[str]], weights: dict[str, float], present: set[str]) -> float:

@@ -167,6 +167,11 @@ _SYNONYMS = (
     ("minimum", "min"),
     ("number", "num"),
     ("string", "str"),
+    ("bigger", "larger", "exceed", "exceeds", "exceeded"),
+    ("frozen", "freeze"),
+    ("copy", "clone"),
+    ("callback", "handler"),
+    ("retry", "retries"),
 )
 _RELATED: dict[str, tuple[str, ...]] = {}
 for _group in _SYNONYMS:

@@ -1,0 +1,52 @@
+"""What a question asks for moves the ranking: callers of a function, and a project's manifest."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.index.intent import callee_of
+
+from .conftest import paths
+
+
+@pytest.mark.parametrize(("question", "callee"), [
+    ("What calls get_netrc_auth?", "get_netrc_auth"),
+    ("Where is resolve_proxies called from?", "resolve_proxies"),
+    ("Which formatters call prefixFieldClashes?", "prefixFieldClashes"),
+    ("Which functions inside the crate call log::logger()?", "logger"),
+    ("Who are the callers of `Session.send`?", "send"),
+    ("Where is isValidStatusCode used?", "isValidStatusCode"),
+    ("What does the parser call when a line fails?", None),  # `when` is no function
+    ("What calls render?", None),  # a plain word: a name only in backticks or with ()
+    ("Who calls it?", None),
+])
+def test_the_function_a_callers_question_asks_about(question: str, callee: str | None) -> None:
+    assert callee_of(question) == callee
+
+
+def test_callers_rank_above_the_definition_they_call(make_index) -> None:
+    index = make_index({
+        "pkg/headers.py": "def parse_header(line):\n    \"\"\"Split a header line into name and value.\"\"\"\n"
+                          "    name, _, value = line.partition(':')\n    return name.strip(), value.strip()\n",
+        "pkg/client.py": "from pkg.headers import parse_header\n\n\ndef read_response(lines):\n"
+                         "    return dict(parse_header(x) for x in lines)\n",
+        "pkg/server.py": "from pkg.headers import parse_header\n\n\ndef read_request(raw):\n"
+                         "    first, *rest = raw.splitlines()\n    return first, [parse_header(x) for x in rest]\n",
+        "docs/headers.md": "# Headers\n\nparse_header splits a header line. parse_header is fast.\n",
+    })
+    index.refresh()
+    top = paths(index.search("What calls parse_header?", 3))
+    assert set(top[:2]) == {"pkg/client.py", "pkg/server.py"}, top
+    assert paths(index.search("What does parse_header return?", 1)) == ["pkg/headers.py"]
+
+
+def test_a_packaging_question_is_answered_by_the_manifest(make_index) -> None:
+    index = make_index({
+        "README.md": "# wsock\n\nA fast WebSocket client and server for Node.js.\n\n## Installing\n\n"
+                     "npm install wsock\n\n## Usage\n\nwsock needs a URL to connect to.\n",
+        "package.json": '{\n  "name": "wsock",\n  "version": "8.1.0",\n  "engines": {\n    "node": ">=10.0.0"\n  },\n'
+                        '  "dependencies": {}\n}\n',
+        "lib/wsock.js": "'use strict';\n\nfunction connect(url) {\n  return url;\n}\n\nmodule.exports = connect;\n",
+    })
+    index.refresh()
+    assert paths(index.search("Which Node.js version does wsock need?", 1)) == ["package.json"]
