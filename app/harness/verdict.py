@@ -233,7 +233,7 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
         return Verdict(Support.BACKED, defined.lines + f.backing, (), found + (defined.name,), missing)
     support = Support.NOT_BACKED if echo else _support(f)
     sure = certainty.least_certain(tokens, claims.key)
-    support, doubt = _weighed(support, f, sure)
+    support, doubt = _weighed(support, sure)
     if support is Support.BACKED:
         backing = (f.backing or _place_lines(places, lines, subject_of(question) | _asked_values(question))
                    or _claim_lines(f, lines))
@@ -241,20 +241,12 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     return Verdict(support, (), f.closest, found, missing, doubt)
 
 
-def _weighed(support: Support, f: Findings, sure: Certainty | None) -> tuple[Support, Certainty | None]:
+def _weighed(support: Support, sure: Certainty | None) -> tuple[Support, Certainty | None]:
     """The claim checks' verdict weighed by how sure the model was of its key claims: a backed
-    claim it was unsure of is only partly backed; a partly backed answer whose every key claim is
-    in the lines and was stated with near certainty is backed; one it was guessing is not backed."""
-    if sure is None:
-        return support, None
-    if support is Support.BACKED and sure.logprob < certainty.SURE:
+    claim it was unsure of is only partly backed (certainty never raises a verdict: see
+    app.harness.certainty for the rules tried and dropped)."""
+    if sure is not None and support is Support.BACKED and sure.logprob < certainty.SURE:
         return Support.PARTLY, sure
-    if support is Support.PARTLY:
-        every_key = len(f.found_keys) == len(f.claims.key) and f.place not in (Place.MISS, Place.NEAR)
-        if every_key and sure.logprob >= certainty.CERTAIN:
-            return Support.BACKED, None
-        if sure.logprob < certainty.GUESS:
-            return Support.NOT_BACKED, sure
     return support, None
 
 

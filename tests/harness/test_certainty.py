@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from app.harness.certainty import CERTAIN, GUESS, SURE, Certainty, least_certain
+from app.harness.certainty import SURE, Certainty, least_certain
 from app.harness.events import AnswerCompleted
 from app.harness.prompts import verdict_detail
 from app.harness.records import event_from_dict, event_to_dict
@@ -40,16 +40,15 @@ def test_a_backed_claim_the_model_was_unsure_of_is_only_partly_backed() -> None:
     assert judge(ANSWER, QUESTION, LINES).support is Support.BACKED  # no probabilities: the claims alone
 
 
-def test_a_value_found_away_from_its_subject_is_backed_only_when_the_model_was_certain() -> None:
+def test_certainty_never_raises_or_sinks_a_partly_backed_answer() -> None:
+    """Raising a partly backed answer on near certainty, and sinking a guessed one to not backed,
+    were tried and dropped: both lost precision on the second tuning set (app.harness.certainty)."""
     far = {LineSpan("lib/app.js", 10, 10): "  this.set('etag', fn);",
            LineSpan("lib/app.js", 90, 90): "  var mode = 'weak';"}
     assert judge(ANSWER, QUESTION, far).support is Support.PARTLY
-    certain = judge(ANSWER, QUESTION, far, tokens=tokens(CERTAIN + 0.1))
-    assert certain.support is Support.BACKED
-    assert certain.backing[0].span == LineSpan("lib/app.js", 90, 90)  # the line that states it
-    guess = judge(ANSWER, QUESTION, far, tokens=tokens(GUESS - 0.1))
-    assert guess.support is Support.NOT_BACKED and guess.doubt.claim == "weak"
-    assert judge(ANSWER, QUESTION, far, tokens=tokens((CERTAIN + GUESS) / 2)).support is Support.PARTLY
+    for logprob in (-0.01, SURE - 0.1, -3.0):
+        verdict = judge(ANSWER, QUESTION, far, tokens=tokens(logprob))
+        assert verdict.support is Support.PARTLY and verdict.doubt is None
 
 
 def test_the_doubt_is_said_under_the_verdict_and_survives_a_record() -> None:
