@@ -78,7 +78,10 @@ def llama_workaround(model: Path, machine: dict) -> dict[str, str]:
 
 
 def write_results(path: Path, machine: dict, results: list[FigureResult], seconds: float, ctx: BenchContext) -> None:
+    """The figures of this run; the sections other commands merged into the file (the eval's runs,
+    verdict replays) are kept as they were."""
     machine = {**machine, "load_average_at_end": [round(x, 2) for x in os.getloadavg()]}
+    kept = _other_sections(path)
     data = {
         "command": "python -m bench" + (f" --reps {ctx.reps}" if ctx.reps != 5 else ""),
         "machine": machine,
@@ -86,8 +89,20 @@ def write_results(path: Path, machine: dict, results: list[FigureResult], second
         "figures": [r.to_json() for r in results],
         "table_markdown": markdown_table(results),
     }
+    data.update({k: v for k, v in kept.items() if k not in data})
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
+
+
+def _other_sections(path: Path) -> dict:
+    try:
+        old = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {k: v for k, v in old.items() if k not in RUN_KEYS} if isinstance(old, dict) else {}
+
+
+RUN_KEYS = ("command", "machine", "seconds", "figures", "table_markdown")
 
 
 def main(argv: list[str] | None = None) -> int:

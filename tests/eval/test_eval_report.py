@@ -104,3 +104,21 @@ def test_the_replay_keeps_the_recorded_and_the_replayed_tables_side_by_side(tmp_
     assert data["other"] == {"kept": "÷"}
     assert data["verdict_replay"]["wave_x"]["recorded"] == {"supported": {"right": 1, "wrong": 1}}
     assert data["verdict_replay"]["wave_x"]["replayed"]["backed"]["precision"] == 1.0
+
+
+def test_a_bench_run_keeps_the_eval_sections_of_the_results_file(tmp_path) -> None:
+    """`make bench` rewrites its figures; the eval runs and verdict replays merged into the same
+    file by other commands stay (a full run used to drop them)."""
+    import json
+    from types import SimpleNamespace
+
+    from bench.__main__ import write_results
+
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps({"figures": ["old"], "eval": {"runs": {"a": 1}}, "verdict_replay": {"x": 2}}))
+    write_results(path, {"cpu": "test"}, [], 1.0, SimpleNamespace(reps=5))
+    data = json.loads(path.read_text())
+    assert data["figures"] == [] and data["eval"] == {"runs": {"a": 1}} and data["verdict_replay"] == {"x": 2}
+    path.write_text("not json")
+    write_results(path, {"cpu": "test"}, [], 1.0, SimpleNamespace(reps=5))
+    assert json.loads(path.read_text())["figures"] == []
