@@ -77,7 +77,7 @@ class Verdict:
     closest: tuple[ShownLine, ...]  # for a verdict short of backed: the nearest lines found
     found: tuple[str, ...]  # claims found in the lines
     missing: tuple[str, ...]  # claims found nowhere
-    doubt: Certainty | None = None  # the claim the model was unsure of, when that set the verdict
+    doubt: Certainty | None = None  # the key claim the model was unsure of (said under a verdict short of backed)
 
 
 # Every value below was measured by replaying the tuning set (python -m bench.eval.replay, 69
@@ -244,10 +244,11 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
 def _weighed(support: Support, sure: Certainty | None) -> tuple[Support, Certainty | None]:
     """The claim checks' verdict weighed by how sure the model was of its key claims: a backed
     claim it was unsure of is only partly backed (certainty never raises a verdict: see
-    app.harness.certainty for the rules tried and dropped)."""
-    if sure is not None and support is Support.BACKED and sure.logprob < certainty.SURE:
-        return Support.PARTLY, sure
-    return support, None
+    app.harness.certainty for the rules tried and dropped). The doubt, when the model was unsure,
+    is said with any verdict short of backed."""
+    if sure is None or sure.logprob >= certainty.SURE:
+        return support, None
+    return (Support.PARTLY if support is Support.BACKED else support), sure
 
 
 def _claim_lines(f: Findings, lines: dict[LineSpan, str]) -> tuple[ShownLine, ...]:
