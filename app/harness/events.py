@@ -138,7 +138,7 @@ class AnswerCompleted:
     missing: tuple[str, ...] = ()  # its claims found nowhere
     links: tuple[PathLink, ...] = ()  # workspace files the answer's text names, to link
     token_logprobs: tuple[tuple[str, float], ...] = ()  # the answer's tokens and log-probabilities
-    doubt: Certainty | None = None  # the claim the model was unsure of, where that set the verdict
+    doubt: Certainty | None = None  # the key claim the model was unsure of, under a verdict short of backed
 
     @property
     def answer(self) -> str:
