@@ -77,6 +77,10 @@ EXTENSIONS = ("py pyi js mjs cjs jsx ts tsx go rs java kt c h cc cpp hpp cs rb p
 _PATH = re.compile(r"(?<![\w/.@:-])(?:\.{1,2}/)?(?:[\w@+-][\w.@+-]*/)*[\w@+-][\w.@+-]*\.(?:"
                    + "|".join(EXTENSIONS) + r")(?![\w/])")
 _TICKED = re.compile(r"`([^`\n]{2,80})`")
+# names of runtimes and libraries written like files: "ws needs Node.js 10" names no file
+PRODUCT_NAMES = frozenset(n.lower() for n in (
+    "Node.js", "Deno.js", "Vue.js", "Next.js", "Nuxt.js", "Express.js", "React.js", "Ember.js",
+    "Backbone.js", "Angular.js", "Three.js", "D3.js", "Chart.js", "Socket.io", "Bun.sh"))
 _IDENT = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*(?:\(\))?$")
 _CODEY = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?=\(\))|"
                     r"(?<![\w.])([a-z]+_\w+|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)(?![\w])")
@@ -188,7 +192,7 @@ def mentioned_names(text: str) -> tuple[list[str], list[str]]:
     """(paths, symbols) an answer names, in order, without duplicates; URLs and citations' line
     numbers are not names."""
     prose = URL.sub(" ", text)
-    paths = _unique(m.group(0) for m in _PATH.finditer(prose))
+    paths = _unique(m.group(0) for m in _PATH.finditer(prose) if m.group(0).lower() not in PRODUCT_NAMES)
     paths += _unique(c.span.path for c in find_citations(prose) if c.span.path not in paths)
     symbols: list[str] = []
     for ticked in _TICKED.findall(prose):

@@ -30,6 +30,8 @@ def test_names_are_paths_and_code_symbols_not_prose_or_urls() -> None:
         "parseSettings. Docs at https://example.com/x.py say the user_id is read. Plain words stay.")
     assert paths == ["src/app/config.py", "store.py"]
     assert symbols == ["load_config", "Store.add", "parseSettings", "user_id"]
+    # a runtime's name is no file: "ws needs Node.js 10" was flagged "Not found in this workspace"
+    assert mentioned_names("ws needs Node.js >=10 (package.json), like Vue.js apps do.")[0] == ["package.json"]
 
 
 def test_the_lines_an_answer_uses_become_its_sources() -> None:
