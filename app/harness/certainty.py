@@ -48,20 +48,23 @@ class Certainty:
 
 def least_certain(tokens: Sequence[tuple[str, float]], claims: Iterable[str]) -> Certainty | None:
     """Over each claim (lower-cased) at its first place in the answer the tokens spell (as a whole
-    word: `add` is not in "added"), the lowest log-probability of a token that overlaps it; None
-    without tokens or with no claim in them."""
+    word: `add` is not in "added"), the lowest log-probability of a token that overlaps it, with
+    the claim as the answer wrote it; None without tokens or with no claim in them."""
     if not tokens:
         return None
     pieces = [piece.lower() for piece, _ in tokens]  # lowered one by one: offsets stay the tokens'
     text, ends = "".join(pieces), list(accumulate(len(piece) for piece in pieces))
+    written = "".join(piece for piece, _ in tokens)
+    same_offsets = len(written) == len(text)
     weakest: Certainty | None = None
     for claim in claims:
         found = re.search(r"(?<!\w)" + re.escape(claim) + r"(?!\w)", text) if claim else None
         if found is None:
             continue
         start, stop, begin = found.start(), found.end(), 0
+        as_written = written[start:stop] if same_offsets else claim  # as the answer wrote it
         for (_, logprob), tail in zip(tokens, ends, strict=True):
             if begin < stop and tail > start and (weakest is None or logprob < weakest.logprob):
-                weakest = Certainty(claim, logprob)
+                weakest = Certainty(as_written, logprob)
             begin = tail
     return weakest

@@ -59,3 +59,8 @@ def test_the_doubt_is_said_under_the_verdict_and_survives_a_record() -> None:
     assert verdict_detail(event)[0] == f"The model was unsure of “weak” (it gave what it wrote a {percent}% chance)"
     back = event_from_dict(event_to_dict(event))
     assert back.doubt == event.doubt and back.token_logprobs == tokens(-1.3)
+
+
+def test_the_doubted_claim_is_named_as_the_answer_wrote_it() -> None:
+    written = (("Call ", 0.0), ("server", -0.7), (".handle", -0.1), ("Upgrade", -0.2), ("()", 0.0))
+    assert least_certain(written, ["server.handleupgrade"]) == Certainty("server.handleUpgrade", -0.7)
