@@ -39,11 +39,8 @@ class Evidence:
     def resolve(self, citation: LineSpan) -> LineSpan:
         """The citation with its full path when it names a shown file by the end of its path
         (`parser.py:172` for src/dotenv/parser.py, the only shown file so named); else as it is."""
-        paths = {span.path for span in self.shown}
-        if citation.path in paths:
-            return citation
-        tails = {path for path in paths if path.endswith("/" + citation.path.removeprefix("./"))}
-        return replace(citation, path=tails.pop()) if len(tails) == 1 else citation
+        path = resolve_path(tuple(dict.fromkeys(span.path for span in self.shown)), citation.path)
+        return citation if path is None or path == citation.path else replace(citation, path=path)
 
     def checked(self, match: CitationMatch) -> str | None:
         """A citation's text as the answer keeps it (its path in full), or None when it is invalid."""
@@ -139,6 +136,16 @@ class StreamingCitationFilter:
             shown = self._evidence.checked(match)
             text = text[: match.start] + (shown or "") + text[match.end :]
         return text
+
+
+def resolve_path(files: tuple[str, ...], name: str) -> str | None:
+    """The file a written name means: itself, else the one file it ends (None when none or
+    several do)."""
+    name = name.strip().strip("`").removeprefix("./")
+    if name in files:
+        return name
+    tails = [f for f in files if f.endswith("/" + name)]
+    return tails[0] if len(tails) == 1 else None
 
 
 def content_fingerprint(content: str) -> str:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from app.harness import acting
 from app.harness.budget import ContextBudget
 from app.harness.calls import Toolbox
-from app.harness.citations import Evidence, content_fingerprint, read_args_for
+from app.harness.citations import Evidence, content_fingerprint, read_args_for, resolve_path
 from app.harness.control import NextTurn, Offer, Stage, answers_after_read, offer, tool_policy
 from app.harness.events import RunEvent
 from app.harness.first_prompt import (
@@ -149,16 +149,6 @@ class RunState:
             else:
                 yield item
         return question_message(self.question, layout, reads)
-
-
-def resolve_path(files: tuple[str, ...], name: str) -> str | None:
-    """The workspace file a written name means: itself, else the one file it ends (None when
-    none or several do)."""
-    name = name.strip().strip("`").removeprefix("./")
-    if name in files:
-        return name
-    tails = [f for f in files if f.endswith("/" + name)]
-    return tails[0] if len(tails) == 1 else None
 
 
 def _has_path(files: tuple[str, ...], name: str) -> bool:
