@@ -77,6 +77,9 @@ def llama_workaround(model: Path, machine: dict) -> dict[str, str]:
     return {ENV_FLAG: "1"} if crash else {}
 
 
+RUN_KEYS = ("command", "machine", "seconds", "figures", "table_markdown")  # a run's own; the rest is kept
+
+
 def write_results(path: Path, machine: dict, results: list[FigureResult], seconds: float, ctx: BenchContext) -> None:
     """The figures of this run; the sections other commands merged into the file (the eval's runs,
     verdict replays) are kept as they were."""
@@ -101,8 +104,6 @@ def _other_sections(path: Path) -> dict:
         return {}
     return {k: v for k, v in old.items() if k not in RUN_KEYS} if isinstance(old, dict) else {}
 
-
-RUN_KEYS = ("command", "machine", "seconds", "figures", "table_markdown")
 
 
 def main(argv: list[str] | None = None) -> int:

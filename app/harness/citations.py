@@ -42,12 +42,13 @@ class Evidence:
         path = resolve_path(tuple(dict.fromkeys(span.path for span in self.shown)), citation.path)
         return citation if path is None or path == citation.path else replace(citation, path=path)
 
-    def checked(self, match: CitationMatch) -> str | None:
-        """A citation's text as the answer keeps it (its path in full), or None when it is invalid."""
+    def checked(self, match: CitationMatch) -> tuple[str, LineSpan] | None:
+        """A citation as the answer keeps it: its text (the path in full) and its span; None when
+        it is invalid."""
         span = self.resolve(match.span)
         if not self.is_valid(span):
             return None
-        return match.text if span == match.span else match.text.replace(match.span.path, span.path, 1)
+        return (match.text if span == match.span else match.text.replace(match.span.path, span.path, 1)), span
 
     def is_valid(self, citation: LineSpan) -> bool:
         """Shown in this run, sensible, and still the same on disk."""
@@ -89,9 +90,9 @@ def verify_answer(text: str, evidence: Evidence) -> tuple[str, tuple[LineSpan, .
     last = 0
     for match in find_citations(text):
         pieces.append(text[last:match.start])
-        if (shown := evidence.checked(match)) is not None:
+        if (kept_as := evidence.checked(match)) is not None:
+            shown, span = kept_as
             pieces.append(shown)
-            span = evidence.resolve(match.span)
             if span not in kept:
                 kept.append(span)
         last = match.end
@@ -133,8 +134,8 @@ class StreamingCitationFilter:
 
     def _clean(self, text: str) -> str:
         for match in reversed(find_citations(text)):
-            shown = self._evidence.checked(match)
-            text = text[: match.start] + (shown or "") + text[match.end :]
+            kept_as = self._evidence.checked(match)
+            text = text[: match.start] + (kept_as[0] if kept_as else "") + text[match.end :]
         return text
 
 
