@@ -93,6 +93,10 @@ class Settings(BaseModel):
     acting_max_calls: int = Field(
         2, ge=1, le=50, description="good tool calls the model may make in the second stage or a "
         "follow-up before it must answer")
+    acting_read_lines: int = Field(
+        60, ge=1, le=100000, description="lines one call of the second stage or a follow-up shows at most "
+        "(read_file's max_lines; search_code and find_references list proportionally fewer results): a "
+        "200-line read cost ~60 s of prompt on 2 cores and a small model copied it out as its answer")
 
     # workspace rules
     secrets_policy: bool = Field(True, description="refuse files that look like credentials")

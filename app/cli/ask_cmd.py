@@ -207,7 +207,8 @@ class _JsonReport:
         self.usage: dict[str, Any] = {}
         self.support = "not_backed"  # no answer, nothing backs it
         self.unverified: list[str] = []
-        self.verdict: dict[str, Any] = {"backing": [], "closest": [], "found": [], "missing": [], "doubt": None}
+        self.verdict: dict[str, Any] = {"backing": [], "closest": [], "found": [], "missing": [], "doubt": None,
+                                        "left_out": []}
 
     def add(self, event: Any) -> None:
         from app.harness import events as ev
@@ -226,6 +227,7 @@ class _JsonReport:
             self.verdict = {"backing": [_line(b) for b in event.backing],
                             "closest": [_line(c) for c in event.closest],
                             "found": list(event.found), "missing": list(event.missing),
+                            "left_out": [_line(c) for c in event.left_out],
                             "doubt": None if event.doubt is None else
                             {"claim": event.doubt.claim, "probability": round(math.exp(event.doubt.logprob), 3)}}
         elif isinstance(event, ev.RunStopped):

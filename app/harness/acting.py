@@ -55,9 +55,16 @@ def missing_note(question: str, text: str, check: AnswerCheck) -> str:
     return f"{missing} {prompts.LOOK_FURTHER}"
 
 
-def keeps_first(first_text: str, second_text: str) -> bool:
-    """A second answer that only says it could not find it does not replace a first that said something."""
-    return says_not_shown(second_text) and not says_not_shown(first_text)
+_RANK = {Support.NOT_BACKED: 0, Support.PARTLY: 1, Support.BACKED: 2}
+
+
+def keeps_first(first_text: str, first: AnswerCheck, second_text: str, second: AnswerCheck) -> bool:
+    """The second stage's answer replaces the first only when the lines back it better, or as well
+    when the first said the lines do not show it and the second does not (a small model that looked
+    further and found nothing better often talks itself out of a right first answer)."""
+    if _RANK[second.support] != _RANK[first.support]:
+        return _RANK[second.support] < _RANK[first.support]
+    return not (says_not_shown(first_text) and not says_not_shown(second_text))
 
 
 # --- follow-ups -------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from app.errors import BurrowError
 from app.settings import Settings
-from app.tools.base import ChunkLines, TextHit
+from app.tools.base import ChunkLines, Reference, TextHit
 from app.tools.calls_text import call_text
 from app.tools.registry import Tool, ToolRegistry, default_tools
 from app.values import LineSpan, ToolSpec
@@ -47,6 +47,7 @@ class CallOutcome:
     spans: tuple[LineSpan, ...] = ()
     hits: tuple[TextHit, ...] = ()  # search results as data (search_text)
     chunks: tuple[ChunkLines, ...] = ()  # ranked chunks as data (search_code)
+    references: tuple[Reference, ...] = ()  # uses as data (find_references)
 
 
 class Toolbox(Protocol):
@@ -148,7 +149,7 @@ class ToolExecutor:
         except BurrowError as exc:
             return _failed(call_id, name, raw_arguments, arguments, str(exc))
         return CallOutcome(call_id, name, raw_arguments, arguments, True, out.content, spans=out.spans,
-                           hits=out.hits, chunks=out.chunks)
+                           hits=out.hits, chunks=out.chunks, references=out.references)
 
 
 def parse_arguments(raw: str) -> dict[str, Any] | str:

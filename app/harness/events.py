@@ -139,6 +139,9 @@ class AnswerCompleted:
     links: tuple[PathLink, ...] = ()  # workspace files the answer's text names, to link
     token_logprobs: tuple[tuple[str, float], ...] = ()  # the answer's tokens and log-probabilities
     doubt: Certainty | None = None  # the key claim the model was unsure of, under a verdict short of backed
+    # "what calls X": the callers the index found that the answer does not name (each the call's
+    # line and the caller's name); such an answer is at most partly backed
+    left_out: tuple[ShownLine, ...] = ()
 
     @property
     def answer(self) -> str:
@@ -157,6 +160,18 @@ class AnswerSampled:
     step: int
     samples: tuple[str, ...]
     seconds: float
+
+
+@dataclass(frozen=True)
+class SecondStageStarted:
+    """The first answer was not backed (or said the lines do not show it): the model is offered the
+    tools with a note of what is missing. The first answer stands unless a better-backed one comes."""
+
+    step: int
+    first_answer: str  # the model's words
+    support: Support
+    note: str  # what the model was told is missing
+    seconds: float  # since the run started
 
 
 @dataclass(frozen=True)
@@ -182,5 +197,6 @@ RunEvent = (
     | ContextElided
     | AnswerCompleted
     | AnswerSampled
+    | SecondStageStarted
     | RunStopped
 )

@@ -10,6 +10,7 @@ is evidence an answer may cite.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,12 +19,14 @@ from app.harness import prompts
 from app.harness.calls import CallOutcome, Toolbox
 from app.harness.events import RunEvent, ToolCallCompleted, ToolCallProposed
 from app.harness.line_budget import fit_chunks
-from app.index.intent import intent_of
+from app.index.intent import callee_of, intent_of, is_copy_path, is_test_path
 from app.index.languages import language_for
 from app.settings import Settings
-from app.tools.base import TextHit
+from app.tools.base import Reference, TextHit
 from app.values import LineSpan, Message
 
+CALLER_LINES = 8  # callers listed at most (tests' calls after the code's)
+CALLER_LOOKUPS = 50  # uses find_references lists for the callers' read (calls come first)
 README_NAMES = ("README.md", "README.rst", "README.txt", "README", "readme.md")
 
 
@@ -35,6 +38,7 @@ class IntroRead:
     text: str
     spans: tuple[LineSpan, ...]
     hits: tuple[TextHit, ...]
+    callers: tuple[Reference, ...] = ()  # a callers' read: the calls it listed
 
 
 def system_message() -> Message:
@@ -83,12 +87,15 @@ def intro_reads(question: str, tools: Toolbox, settings: Settings, known_paths: 
                 count_tokens: Callable[[str], int]) -> Iterator[RunEvent | IntroRead]:
     """Run the first prompt's reads; yields their events and an IntroRead for each that showed text."""
     calls = _readme_call(settings, known_paths) if intent_of(question).overview else []
-    calls += _index_calls(question, settings)
+    calls += _callers_call(question, settings) + _index_calls(question, settings)
+    spent = 0  # tokens of the callers' list, taken from the chunks' budget
     for index, (name, arguments, header) in enumerate(calls):
         outcome = tools.run(f"intro_{index}", name, json.dumps(arguments))
-        read = _shown(outcome, header, question, settings, count_tokens) if outcome.ok else None
+        read = _shown(outcome, header, question, settings, count_tokens, spent) if outcome.ok else None
         if read is None:
             continue
+        if name == "find_references":
+            spent += count_tokens(read.text)
         yield ToolCallProposed(0, outcome.call_id, name, outcome.raw_arguments)
         yield ToolCallCompleted(0, outcome.call_id, name, outcome.arguments or {}, True,
                                 outcome.content, outcome.seconds, read.spans)
@@ -96,19 +103,56 @@ def intro_reads(question: str, tools: Toolbox, settings: Settings, known_paths: 
 
 
 def _shown(outcome: CallOutcome, header: str, question: str, settings: Settings,
-           count_tokens: Callable[[str], int]) -> IntroRead | None:
+           count_tokens: Callable[[str], int], spent: int = 0) -> IntroRead | None:
     if outcome.name == "search_code":
-        return _chunks_within(outcome, header, question, settings, count_tokens)
+        return _chunks_within(outcome, header, question, settings, count_tokens, spent)
+    if outcome.name == "find_references":
+        return _callers(outcome, header)
     text = outcome.content.strip()
     return IntroRead(header, text, outcome.spans, outcome.hits) if text else None
 
 
+def _callers(outcome: CallOutcome, header: str) -> IntroRead | None:
+    """The calls find_references found, each with the definition it is in (whose first line is
+    shown too, so an answer naming the caller rests on a line that names it): calls from the
+    code before those from tests, at most CALLER_LINES; None when nothing calls the name."""
+    calls = [r for r in outcome.references if r.how == "call" and r.inside]
+    # stable: the tool's order within each; a bundle's copy of a call is said once, from the source
+    calls.sort(key=lambda r: (is_test_path(r.hit.span.path), is_copy_path(r.hit.span.path)))
+    sources = {(r.inside, r.hit.text) for r in calls if not is_copy_path(r.hit.span.path)}
+    calls = [r for r in calls if not is_copy_path(r.hit.span.path) or (r.inside, r.hit.text) not in sources]
+    calls = calls[:CALLER_LINES]
+    if not calls:
+        return None
+    text = "\n".join(prompts.CALLER_LINE.format(inside=r.inside, where=r.hit.span, code=f"`{r.hit.text}`")
+                     for r in calls)
+    hits = tuple(_reference_hits(calls))
+    return IntroRead(header, text, tuple(h.span for h in hits), hits, tuple(calls))
+
+
+def more_callers(answer: str, callers: Sequence[Reference]) -> tuple[Reference, ...]:
+    """The listed calls from the code (not tests, not a bundle's copies) in definitions the answer
+    does not name: what a complete answer to "what calls X" would add."""
+    return tuple(r for r in callers if not is_test_path(r.hit.span.path) and not is_copy_path(r.hit.span.path)
+                 and not re.search(rf"(?<![\w$]){re.escape(r.inside.rsplit('.', 1)[-1])}(?![\w$])", answer))
+
+
+def _reference_hits(calls: Sequence[Reference]) -> Iterator[TextHit]:
+    seen: set[LineSpan] = set()
+    for ref in calls:
+        for hit in (ref.inside_head, ref.hit):
+            if hit is not None and hit.span not in seen:
+                seen.add(hit.span)
+                yield hit
+
+
 def _chunks_within(outcome: CallOutcome, header: str, question: str, settings: Settings,
-                   count_tokens: Callable[[str], int]) -> IntroRead | None:
+                   count_tokens: Callable[[str], int], spent: int = 0) -> IntroRead | None:
     """The ranked chunks, each cut to the lines that carry the question (see line_budget), best
-    first while they fit the budget: each as `path:start-end` and its lines (see chunk_block)."""
+    first while they fit the budget (less what the callers' list took): each as `path:start-end`
+    and its lines (see chunk_block)."""
     numbered = settings.intro_numbered_lines
-    fitted = fit_chunks(outcome.chunks, question, settings.intro_index_tokens, count_tokens,
+    fitted = fit_chunks(outcome.chunks, question, settings.intro_index_tokens - spent, count_tokens,
                         lambda piece: chunk_block(piece.lines, numbered, piece.chunk.lines))
     if not fitted:
         return None
@@ -157,6 +201,15 @@ def _index_calls(question: str, settings: Settings) -> list[tuple[str, dict[str,
         return []
     return [("search_code", {"query": question[:500], "limit": settings.intro_index_chunks},
              prompts.INDEX_HEADER)]
+
+
+def _callers_call(question: str, settings: Settings) -> list[tuple[str, dict[str, Any], str]]:
+    """find_references for the name a "what calls X" question asks about (intent.callee_of)."""
+    name = callee_of(question)
+    if name is None or settings.intro_index_tokens <= 0:
+        return []
+    return [("find_references", {"symbol": name, "limit": CALLER_LOOKUPS},
+             prompts.CALLERS_HEADER.format(name=name))]
 
 
 def _readme_call(settings: Settings, known_paths: tuple[str, ...]) -> list[tuple[str, dict[str, Any], str]]:

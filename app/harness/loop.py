@@ -29,14 +29,17 @@ from app.harness.events import (
     RunEvent,
     RunStarted,
     RunStopped,
+    SecondStageStarted,
     StopReason,
     ToolCallCompleted,
     ToolCallProposed,
     ToolCallRefused,
 )
+from app.harness.first_prompt import more_callers
 from app.harness.grounding import check_answer
 from app.harness.run_state import CheckedAnswer, RunState, new_run_state
 from app.harness.turn_guards import LinkedCancel, RepeatGuard, call_shaped
+from app.harness.verdict import ShownLine, Support
 from app.llm.base import (
     ChatModel,
     Message,
@@ -166,7 +169,8 @@ def _model_turn(run: RunState, step: int, cancel: threading.Event) -> Iterator[R
     messages = _without_refused(run) if forced else tuple(run.messages)
     request = TurnRequest(messages=messages, tools=offered.tools, known_paths=run.known_paths,
                           force_answer=forced, require_tool=offered.require_tool,
-                          max_tokens=run.settings.max_answer_tokens, temperature=run.settings.temperature)
+                          max_tokens=_answer_tokens(run), temperature=run.settings.temperature,
+                          tools_late=run.stage is not Stage.FIRST)  # what came before stays cached
     estimated = run.budget.measure(request.messages, request.tools)
     shown = StreamingCitationFilter(run.evidence)
     turn_cancel, repeats = LinkedCancel(cancel), RepeatGuard(run.settings.repeat_guard_chars)
@@ -234,7 +238,7 @@ def _execute_calls(run: RunState, step: int, reply: ParsedReply,
             run.next_turn = NextTurn.ANSWER_AFTER_REPEAT
             continue
         run.seen_calls.add(key)
-        outcome = run.tools.run(call_id, call.name, call.raw_arguments)
+        outcome = run.tools.run(call_id, call.name, _capped(run, call))
         run.add_tool_result(call_id, call.name, outcome.content)
         if outcome.refused:
             run.refused_ids.add(call_id)
@@ -248,6 +252,39 @@ def _execute_calls(run: RunState, step: int, reply: ParsedReply,
         run.stage_calls += 1
     if called_ok and run.next_turn is NextTurn.CHOOSE and _read_enough(run):
         run.next_turn = NextTurn.ANSWER
+
+
+# what the second stage's and a follow-up's calls show at most, per tool: the argument that sets it,
+# and lines of acting_read_lines per unit (a search_code chunk shows up to ~20 lines, a reference one)
+LOOKING_ANSWER_TOKENS = 256  # right first answers on both tuning sets: at most 198 tokens
+_STAGE_CAPS = {"read_file": ("max_lines", 1), "search_code": ("limit", 20), "find_references": ("limit", 4)}
+
+
+def _answer_tokens(run: RunState) -> int:
+    """The second stage answers briefly: what it found, not the lines it read (a 1.5B model
+    forced to answer after a read copied 768 tokens of code, 100 s here)."""
+    if run.stage is Stage.LOOKING:
+        return min(run.settings.max_answer_tokens, LOOKING_ANSWER_TOKENS)
+    return run.settings.max_answer_tokens
+
+
+def _capped(run: RunState, call: ParsedToolCall) -> str:
+    """The call's arguments, with what it shows capped by acting_read_lines after the first answer
+    (the model asked for more; the result's cut note says how to read on)."""
+    cap = _STAGE_CAPS.get(call.name)
+    if run.stage is Stage.FIRST or cap is None:
+        return call.raw_arguments
+    try:
+        arguments = json.loads(call.raw_arguments)
+    except ValueError:
+        return call.raw_arguments  # the executor says what is wrong with it
+    if not isinstance(arguments, dict):
+        return call.raw_arguments
+    name, per = cap
+    most = max(1, run.settings.acting_read_lines // per)
+    given = arguments.get(name)
+    arguments[name] = min(given, most) if isinstance(given, int) and not isinstance(given, bool) else most
+    return json.dumps(arguments)
 
 
 def _read_enough(run: RunState) -> bool:
@@ -264,11 +301,14 @@ def _answered(run: RunState, raw_text: str) -> Iterator[RunEvent]:
     run.messages.append({"role": "assistant", "content": raw_text})  # as the model said it: the KV cache holds that
     answer = _checked(run, raw_text)
     if _looks_further(run, answer):
-        run.begin_looking(answer, acting.missing_note(run.question, answer.text, answer.check))
+        note = acting.missing_note(run.question, answer.text, answer.check)
+        run.begin_looking(answer, note)
+        yield SecondStageStarted(run.steps, answer.text, answer.check.support, note, round(run.elapsed(), 3))
         yield ModelTextStreamed(run.steps, "\n\n")  # what streams next is a second answer, not more of the first
         return False
     first = run.first_answer
-    kept = first if first is not None and acting.keeps_first(first.raw, answer.raw) else answer
+    kept = first if first is not None and acting.keeps_first(first.raw, first.check, answer.raw, answer.check) \
+        else answer
     yield from _finish(run, kept, ANSWER_STOPS[run.next_turn])
     return True
 
@@ -313,7 +353,15 @@ def _checked(run: RunState, raw_text: str) -> CheckedAnswer:
     check = check_answer(text, run.subject or run.question, cited, run.evidence, run.names(),
                          settings.verify_max_names, settings.max_evidence_citations, run.turn_logprobs)
     added = tuple(s for s in check.sources if s not in cited)
-    return CheckedAnswer(raw_text, text, check, added, prompts.answer_notes(check, added), run.turn_logprobs)
+    extra = more_callers(text, run.callers)
+    if extra and check.support is Support.BACKED and check.verdict is not None:
+        # a deterministic fact: the index finds callers the answer leaves out, so it is not the answer
+        verdict = replace(check.verdict, support=Support.PARTLY, backing=(),
+                          closest=check.verdict.backing or check.verdict.closest)
+        check = replace(check, support=Support.PARTLY, verdict=verdict)
+    notes = prompts.answer_notes(check, added, extra)
+    left_out = tuple(ShownLine(r.hit.span, r.inside) for r in extra)
+    return CheckedAnswer(raw_text, text, check, added, notes, run.turn_logprobs, left_out)
 
 
 def _finish(run: RunState, answer: CheckedAnswer, reason: StopReason) -> Iterator[RunEvent]:
@@ -322,7 +370,7 @@ def _finish(run: RunState, answer: CheckedAnswer, reason: StopReason) -> Iterato
     yield AnswerCompleted(full, answer.check.sources, run.steps, run.usage, run.elapsed(), bool(answer.added),
                           answer.check.support, answer.check.unverified, answer.notes, _transcript(run, answer),
                           verdict.backing, verdict.closest, verdict.found, verdict.missing, answer.check.links,
-                          answer.token_logprobs, verdict.doubt)
+                          answer.token_logprobs, verdict.doubt, answer.left_out)
     yield RunStopped(reason, prompts.stop_message(reason, steps=run.steps, detail=run.error), run.steps, run.usage)
 
 

@@ -45,6 +45,7 @@ EVENT_KINDS: dict[type, str] = {
     ev.ContextElided: "context_elided",
     ev.AnswerCompleted: "answer",
     ev.AnswerSampled: "answer_sampled",
+    ev.SecondStageStarted: "second_stage",
     ev.RunStopped: "stopped",
 }
 _KIND_TYPES = {kind: cls for cls, kind in EVENT_KINDS.items()}
@@ -90,13 +91,15 @@ def event_from_dict(data: dict[str, Any]) -> Any:
         kwargs["skipped_folders"] = tuple(SkippedFolder(**f) for f in kwargs.get("skipped_folders", ()))
     if cls is ev.AnswerSampled:
         kwargs["samples"] = tuple(kwargs.get("samples", ()))
+    if cls is ev.SecondStageStarted:
+        kwargs["support"] = Support(kwargs.get("support", Support.NOT_BACKED))
     if cls is ev.RunStopped and "reason" in kwargs:
         kwargs["reason"] = ev.StopReason(kwargs["reason"])
     if cls is ev.AnswerCompleted:
         kwargs["support"] = Support(kwargs.get("support", Support.NOT_BACKED))
         for name in ("unverified", "found", "missing"):
             kwargs[name] = tuple(kwargs.get(name, ()))
-        for name in ("backing", "closest"):
+        for name in ("backing", "closest", "left_out"):
             kwargs[name] = tuple(ShownLine(LineSpan(**x["span"]), x["text"]) for x in kwargs.get(name, ()))
         kwargs["links"] = tuple(PathLink(x["text"], LineSpan(**x["span"])) for x in kwargs.get("links", ()))
         kwargs["transcript"] = tuple(kwargs.get("transcript", ()))

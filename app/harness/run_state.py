@@ -26,6 +26,7 @@ from app.harness.grounding import AnswerCheck, NameLookup
 from app.harness.verdict import ShownLine
 from app.llm.base import ChatModel, Message, ToolSpec, TurnRequest, Usage
 from app.settings import Settings, ToolPolicy
+from app.tools.base import Reference
 from app.values import LineSpan
 
 
@@ -43,6 +44,7 @@ class CheckedAnswer:
     added: tuple[LineSpan, ...]  # sources the harness found beyond the model's own citations
     notes: str
     token_logprobs: tuple[tuple[str, float], ...] = ()  # the answer turn's tokens, where known
+    left_out: tuple[ShownLine, ...] = ()  # callers the index found that the answer does not name
 
 
 @dataclass
@@ -63,6 +65,7 @@ class RunState:
     subject: str = ""
     next_turn: NextTurn = NextTurn.CHOOSE
     first_answer: CheckedAnswer | None = None  # the answer the second stage looks further from
+    callers: tuple[Reference, ...] = ()  # a "what calls X" question: the calls the first prompt listed
     stage_calls: int = 0  # turns with a good call since the stage began
     stage_tools: tuple[str, ...] = ()  # the tools the stage offers (its default when empty)
     first_own: int = 1  # index of this run's first message (earlier ones are the chat so far)
@@ -145,6 +148,7 @@ class RunState:
                                 self.budget.tokens):
             if isinstance(item, IntroRead):
                 self.evidence.add(item.spans, item.hits)
+                self.callers += item.callers
                 reads.append(item)
             else:
                 yield item

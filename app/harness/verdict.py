@@ -374,10 +374,24 @@ def _closest(claims: Claims, subject: set[str], lines: dict[LineSpan, str],
 
 
 def _holds(line: str, claim: str) -> bool:
-    """A key claim in a line: as a whole name or number (`2` is not in `2048`), else as text."""
-    if re.fullmatch(r"[\w.]+", claim):
-        return re.search(r"(?<![\w])" + re.escape(claim) + r"(?![\w])", line) is not None
+    """A key claim in a line: as a whole name or number (`2` is not in `2048`), else as text. A
+    qualified name (`Session.prepare_request`, `Error::construct`) is held by its own name: the
+    line that defines `def prepare_request(` seldom names its class."""
+    if re.fullmatch(r"[\w.]+", claim) and _whole(line, claim):
+        return True
+    if found := _QUALIFIED.fullmatch(claim):
+        return _whole(line, found.group(1))
     return claim in line
+
+
+def _whole(line: str, name: str) -> bool:
+    return re.search(r"(?<![\w])" + re.escape(name) + r"(?![\w])", line) is not None
+
+
+# `Type.method` / `Type::method` (not a file name: its last part is no file extension)
+_QUALIFIED = re.compile(r"[a-z_$][\w$]*(?:(?:\.|::)[a-z_$][\w$]*)*(?:\.|::)"
+                        r"(?!(?:py|js|ts|go|rs|md|mjs|cjs|jsx|tsx|json|toml|txt|rst|cfg|yml|yaml|lock)$)"
+                        r"([a-z_$][\w$]{2,})")
 
 
 def _stem(word: str) -> str:

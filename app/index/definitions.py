@@ -36,6 +36,8 @@ NODES: dict[str, tuple[Role, str]] = {
     "macro_definition": (Role.FUNCTION, "macro"),
     "variable_declarator": (Role.FUNCTION, "const"),  # JS: `const ship = (a) => a`
     "assignment_expression": (Role.FUNCTION, "function"),  # JS: `Layer.prototype.match = function`
+    "public_field_definition": (Role.FUNCTION, "method"),  # TS: `produce: IProduce = (base) => {`
+    "field_definition": (Role.FUNCTION, "method"),  # JS: `produce = (base) => {` in a class body
     "class_definition": (Role.CONTAINER, "class"),
     "class_declaration": (Role.CONTAINER, "class"),
     "class": (Role.CONTAINER, "class"),
@@ -64,6 +66,9 @@ LANGUAGE_WORDS: dict[str, dict[str, str]] = {
     "python": {"function_definition": "def"},
     "go": {"function_declaration": "func"},
 }
+# nodes that define a function only when their value is one (`const f = () => ...`)
+_VALUED = {"variable_declarator": "value", "assignment_expression": "right", "public_field_definition": "value",
+           "field_definition": "value"}
 _ANONYMOUS = {"arrow_function", "function_expression", "function", "generator_function"}
 _SPECIFIERS = {"struct_specifier", "enum_specifier", "union_specifier", "class_specifier"}
 _GO_SPECS = ("type_spec", "type_alias")
@@ -166,8 +171,8 @@ def _role_of(node) -> Role | None:
         return None
     if node.type in _SPECIFIERS:  # not a mere `struct x *p;` reference
         return entry[0] if node.child_by_field_name("body") is not None else None
-    if node.type == "variable_declarator" or node.type == "assignment_expression":
-        value = node.child_by_field_name("value" if node.type == "variable_declarator" else "right")
+    if node.type in _VALUED:
+        value = node.child_by_field_name(_VALUED[node.type])
         return entry[0] if value is not None and value.type in _ANONYMOUS else None
     return entry[0]
 
@@ -179,7 +184,7 @@ def _name(node) -> str | None:
     if node.type == "assignment_expression":
         left = node.child_by_field_name("left")
         return _short(left).replace(".prototype.", ".") if left is not None else None
-    named = node.child_by_field_name("name")
+    named = node.child_by_field_name("name") or node.child_by_field_name("property")
     if named is not None:
         return _short(named)
     return _declarator_name(node.child_by_field_name("declarator"))
@@ -199,11 +204,15 @@ def _label(node) -> str:
     """The name with its parameters; C/C++'s declarator already holds both."""
     if node.type == "impl_item" or node.type == "assignment_expression":
         return _name(node) or ""
-    named = node.child_by_field_name("name")
+    named = node.child_by_field_name("name") or node.child_by_field_name("property")
     if named is None:
         declarator = node.child_by_field_name("declarator")
         return _text(declarator) if declarator is not None else ""
     params = node.child_by_field_name("parameters")
+    if node.type in _VALUED and (value := node.child_by_field_name(_VALUED[node.type])) is not None:
+        params = value.child_by_field_name("parameters")  # `x => x` has one bare `parameter`
+        if params is None and (bare := value.child_by_field_name("parameter")) is not None:
+            return f"{_text(named)}({_text(bare)})"
     return _text(named) + (_text(params) if params is not None else "")
 
 

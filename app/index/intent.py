@@ -41,6 +41,7 @@ _TESTS = re.compile(
     r"(^|/)(tests?|__tests__|spec|testing)/|(^|/)(test_[^/]*|[^/]*_test\.\w+|"
     r"[^/]*\.(test|spec)\.\w+|conftest\.py)$"
 )
+_COPIES = re.compile(r"(^|/)(dist|build|out|vendor|node_modules|third_party)/")
 _LICENSE = re.compile(r"(^|/)(licen[cs]e|copying|notice)([._-][^/]*)?$", re.IGNORECASE)
 _LICENSE_WORDS = {stem(w) for w in "license licence licensed copyright copying permission".split()}
 LICENSE_WEIGHT = 0.3  # legal text matches everyday words ('provided', 'use') in every question
@@ -100,6 +101,16 @@ def callee_of(question: str) -> str | None:
             code_like = "`" in written or "(" in written or re.search(r"_|[a-z][A-Z]|::|\.|\d", found.group(1))
             return name if code_like and len(name) >= 3 else None  # "what does it call when ..."
     return None
+
+
+def is_test_path(path: str) -> bool:
+    """A test file or a file under a tests folder."""
+    return _TESTS.search(path) is not None
+
+
+def is_copy_path(path: str) -> bool:
+    """A file under a build output or vendored folder (dist/, build/, vendor/ ...): a copy."""
+    return _COPIES.search(path) is not None
 
 
 def intent_of(question: str) -> Intent:

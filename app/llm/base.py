@@ -71,6 +71,10 @@ class TurnRequest:
     max_tokens: int = 768
     temperature: float = 0.2
     seed: int | None = None  # None: the settings' seed
+    # the tools are described at the end of the last user message instead of where the template puts
+    # them (its system turn), so a backend that caches the prompt keeps all it evaluated before them
+    # (the second stage: only the note and the tools are new). Backends that cannot ignore it.
+    tools_late: bool = False
 
 
 @dataclass(frozen=True)

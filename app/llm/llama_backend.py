@@ -252,23 +252,34 @@ class LlamaChatModel:
     def _render(self, messages: Sequence[Message], tools: Sequence[ToolSpec], gen: bool) -> str:
         return self._dialect.render(list(messages), list(tools), add_generation_prompt=gen)
 
-    def _build_prompt(self, request: TurnRequest) -> _Prompt:
-        spliced = self._splice(request)
+    def _build_prompt(self, msgs: tuple[Message, ...], tools: tuple[ToolSpec, ...]) -> _Prompt:
+        spliced = self._splice(msgs, tools)
         if spliced is not None:
             return spliced
-        text = self._render(request.messages, request.tools, True)
+        text = self._render(msgs, tools, True)
         return _Prompt(text, self._tokenize_prompt(text), False)
 
-    def _splice(self, request: TurnRequest) -> _Prompt | None:
+    def _rendered_input(self, request: TurnRequest) -> tuple[tuple[Message, ...], tuple[ToolSpec, ...]]:
+        """The messages and tools as rendered: with tools_late, the tools' text ends the last user
+        message and the template renders no tools (its system turn stays as the cache holds it)."""
+        msgs, tools = tuple(request.messages), tuple(request.tools)
+        late = self._dialect.late_tool_prompt(tools) if request.tools_late and tools else None
+        last = next((i for i in range(len(msgs) - 1, -1, -1) if msgs[i].get("role") == "user"), None)
+        if late is None or last is None:
+            return msgs, tools
+        told = {**msgs[last], "content": f"{msgs[last].get('content') or ''}\n\n{late}"}
+        return (*msgs[:last], told, *msgs[last + 1:]), ()
+
+    def _splice(self, msgs: tuple[Message, ...], tools: tuple[ToolSpec, ...]) -> _Prompt | None:
         """The cached transcript + the rendering of only the new messages, when that is sound."""
-        t, msgs = self._transcript, tuple(request.messages)
-        if t is None or tuple(request.tools) != t.tools or len(msgs) <= len(t.messages) + 1:
+        t = self._transcript
+        if t is None or tools != t.tools or len(msgs) <= len(t.messages) + 1:
             return None
         n = len(t.messages)
         if msgs[:n] != t.messages or msgs[n].get("role") != "assistant":
             return None
-        marker = self._end_of_turn(msgs[:n], request.tools)
-        added = self._rendered_after(msgs, n, request.tools, marker)
+        marker = self._end_of_turn(msgs[:n], tools)
+        added = self._rendered_after(msgs, n, tools, marker)
         if marker is None or added is None:
             return None
         suffix = marker + added
@@ -357,7 +368,8 @@ class LlamaChatModel:
     # one turn ------------------------------------------------------------------------------
     def _turn(self, request: TurnRequest, cancel: threading.Event) -> Iterator[ModelEvent]:
         started = time.monotonic()
-        prompt = self._build_prompt(request)
+        msgs, tools = self._rendered_input(request)
+        prompt = self._build_prompt(msgs, tools)
         n_ctx = self.context_length
         if len(prompt.tokens) >= n_ctx - 1:
             yield TurnCompleted("", ParsedReply(""), Usage(), prompt.text, TurnEnd.CONTEXT_FULL)
@@ -372,7 +384,7 @@ class LlamaChatModel:
                              self._logprob)
         seed = self._settings.seed if request.seed is None else request.seed
         yield from stream.run(prompt.tokens, usage, self._grammar(request), seed)
-        self._transcript = _Transcript(tuple(request.messages), tuple(request.tools),
+        self._transcript = _Transcript(msgs, tools,
                                        tuple(prompt.tokens) + tuple(stream.tokens),
                                        prompt.text + stream.raw, stream.exact)
         yield TurnCompleted(stream.raw, self._dialect.parse(stream.raw),

@@ -27,6 +27,18 @@ class ChunkLines:
 
 
 @dataclass(frozen=True)
+class Reference:
+    """One line that uses a name (find_references): where, how (call or use), inside which definition."""
+
+    hit: TextHit
+    how: str  # "call" | "use"
+    inside: str  # the enclosing definition's name, or ""
+    # the enclosing definition's first line: shown too, so an answer "called by main" rests on a
+    # line the run showed that names `main`, not only on the tool's label
+    inside_head: TextHit | None = None
+
+
+@dataclass(frozen=True)
 class ToolOutput:
     """What a tool returns: the text for the model, the file lines that text showed, and the same
     results as data (search hits) for callers that must not re-parse the text."""
@@ -35,3 +47,4 @@ class ToolOutput:
     spans: tuple[LineSpan, ...] = ()
     hits: tuple[TextHit, ...] = ()
     chunks: tuple[ChunkLines, ...] = ()  # search_code's chunks, in rank order
+    references: tuple[Reference, ...] = ()  # find_references' uses, as listed

@@ -10,14 +10,15 @@ definition it sits in ("call in main"): a small model answers "who calls X?" fro
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.errors import ToolExecutionError
 from app.index import ChunkHit
+from app.index.definitions import Definition, Role, parse_definitions
+from app.index.languages import language_for
 from app.index.values import ChunkKind
-from app.tools.base import TextHit, ToolOutput
+from app.tools.base import Reference, TextHit, ToolOutput
 from app.tools.calls_text import call_text, cut_note
 from app.tools.code_search import CodeSearch
 from app.tools.reading import clip_line, current_lines
@@ -36,18 +37,6 @@ class FindReferencesArgs(BaseModel):
     symbol: str = Field(min_length=1, max_length=200, pattern=f"^{_NAME}$",
                       description="a function, class, method or variable name, e.g. 'load_config'")
     limit: int = Field(30, ge=1, le=200, description="uses and calls to list at most")
-
-
-@dataclass(frozen=True)
-class Reference:
-    """One line that uses the name: where, how (call or use), inside which definition."""
-
-    hit: TextHit
-    how: str  # "call" | "use"
-    inside: str  # the enclosing definition's name, or ""
-    # the enclosing definition's first line: shown too, so an answer "called by main" rests on a
-    # line the run showed that names `main`, not only on the tool's label
-    inside_head: TextHit | None = None
 
 
 class References:
@@ -88,6 +77,7 @@ def _uses(ws: Workspace, name: str, chunks: tuple[ChunkHit, ...], heads: set[tup
     call = re.compile(rf"(?<![\w$]){re.escape(name)}\s*\(")
     found: dict[tuple[str, int], Reference] = {}
     files: dict[str, list[str] | None] = {}
+    outlines: dict[str, list[Definition] | None] = {}
     for chunk in chunks:
         lines = files.setdefault(chunk.path, current_lines(ws, chunk.path))
         for number in range(chunk.start_line, min(chunk.end_line, len(lines or ())) + 1):
@@ -95,11 +85,36 @@ def _uses(ws: Workspace, name: str, chunks: tuple[ChunkHit, ...], heads: set[tup
             key = (chunk.path, number)
             if key in found or key in heads or not word.search(text) or _is_definition_line(text, name):
                 continue
-            inside = chunk.symbol if chunk.kind in _DEFINITIONS else ""
-            head = _enclosing_head(chunk, lines, number) if inside else None
+            if chunk.path not in outlines:
+                outlines[chunk.path] = _outline(chunk.path, lines)
+            inside, head = _enclosing(chunk, lines, number, outlines[chunk.path])
             how = "call" if call.search(text) else "use"
             found[key] = Reference(TextHit(LineSpan(chunk.path, number, number), text.strip()), how, inside, head)
     return sorted(found.values(), key=lambda r: (r.how != "call", r.hit.span.path, r.hit.span.start_line))
+
+
+def _outline(path: str, lines: list[str] | None) -> list[Definition] | None:
+    """Every definition in the file, nested ones too (tree-sitter), or None without a grammar."""
+    language = language_for(path)
+    if not language or lines is None:
+        return None
+    return parse_definitions("\n".join(lines).encode("utf-8", "replace"), language, everywhere=True)
+
+
+def _enclosing(chunk: ChunkHit, lines: list[str], number: int,
+               outline: list[Definition] | None) -> tuple[str, TextHit | None]:
+    """The innermost definition around line `number` and its own line (`DraftMap.get`, not the
+    `enableMapSet` whose chunk holds the class that holds it); the chunk's symbol without a grammar."""
+    if outline is not None:
+        around = [d for d in outline if d.start <= number - 1 <= d.end and d.line < number - 1
+                  and d.role is not Role.SCOPE]
+        if not around:
+            return "", None
+        inner = max(around, key=lambda d: (d.depth, d.line))
+        return inner.name, TextHit(LineSpan(chunk.path, inner.line + 1, inner.line + 1), lines[inner.line].strip())
+    if chunk.kind not in _DEFINITIONS:
+        return "", None
+    return chunk.symbol, _enclosing_head(chunk, lines, number)
 
 
 def _enclosing_head(chunk: ChunkHit, lines: list[str], number: int) -> TextHit | None:
@@ -148,7 +163,7 @@ def _render(args: FindReferencesArgs, defined: tuple[tuple[ChunkHit, TextHit], .
                               call_text("find_references", symbol=args.symbol, limit=min(200, len(uses)))))
     heads = {r.inside_head.span: r.inside_head for r in shown if r.inside_head is not None}
     hits = tuple(head for _, head in defined) + tuple(r.hit for r in shown) + tuple(heads.values())
-    return ToolOutput("\n".join(lines), tuple(h.span for h in hits), hits=hits)
+    return ToolOutput("\n".join(lines), tuple(h.span for h in hits), hits=hits, references=tuple(shown))
 
 
 def _where(hit: TextHit) -> str:

@@ -40,6 +40,10 @@ class Asked:
     token_logprobs: tuple[tuple[str, float], ...] = ()  # the answer turn's tokens (in-process models)
     samples: tuple[str, ...] = ()  # other answers sampled from the first prompt (answer_samples)
     sample_seconds: float = 0.0
+    # the second stage: the first answer it started from (None when it did not start)
+    first_text: str | None = None
+    first_support: str = ""
+    first_seconds: float = 0.0
 
 
 def ask(question: str, root: Path, model: Any, settings: Any) -> Asked:
@@ -77,6 +81,7 @@ def _asked(events: list[Any], seconds: float) -> Asked:
 
     answer = next((e for e in events if isinstance(e, ev.AnswerCompleted)), None)
     sampled = next((e for e in events if isinstance(e, ev.AnswerSampled)), None)
+    looked = next((e for e in events if isinstance(e, ev.SecondStageStarted)), None)
     stopped = events[-1]
     text = answer.answer.strip() if answer else ""
     return Asked(
@@ -92,4 +97,6 @@ def _asked(events: list[Any], seconds: float) -> Asked:
         support=answer.support.value if answer else "not_backed",
         unverified=answer.unverified if answer else (),
         token_logprobs=answer.token_logprobs if answer else (),
-        samples=sampled.samples if sampled else (), sample_seconds=sampled.seconds if sampled else 0.0)
+        samples=sampled.samples if sampled else (), sample_seconds=sampled.seconds if sampled else 0.0,
+        first_text=looked.first_answer.strip() if looked else None,
+        first_support=looked.support.value if looked else "", first_seconds=looked.seconds if looked else 0.0)

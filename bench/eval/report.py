@@ -86,6 +86,30 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "by_language": grouped(rows, "language"),
         "by_kind": grouped(rows, "kind"),
         "follow_ups": group_summary(follow_ups),
+        **({"second_stage": second_stage(rows), "second_stage_follow_ups": second_stage(follow_ups)}
+           if any("first_answer" in r for r in rows + follow_ups) else {}),
+    }
+
+
+def second_stage(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the second stage did, from the rows of a run with it on: where it started (the first
+    answer not backed), where the model chose a call, what changed, and what it cost."""
+    entered = [r for r in rows if "first_answer" in r]
+    acted = [r for r in entered if r["model_tool_calls"] > 0]
+    extra = [r["seconds"] - r["first_seconds"] for r in entered]
+    return {
+        "questions": len(rows),
+        "entered": len(entered),
+        "chose_a_call": len(acted),
+        "acted_right_and_backed": sum(r["correct"] and r["support"] == "backed" for r in acted),
+        "wrong_to_right": sum(r["correct"] and not r["first_correct"] for r in entered),
+        "right_to_wrong": sum(r["first_correct"] and not r["correct"] for r in entered),
+        "answer_replaced": sum(r.get("answer") != r["first_answer"] for r in entered),
+        "correct_first_answers": sum(r["first_correct"] if "first_answer" in r else r["correct"] for r in rows),
+        "correct": sum(r["correct"] for r in rows),
+        "median_extra_seconds": round(statistics.median(extra), 1) if extra else 0,
+        "median_seconds_first_answers": round(statistics.median(
+            r["first_seconds"] if "first_answer" in r else r["seconds"] for r in rows), 2) if rows else 0,
     }
 
 

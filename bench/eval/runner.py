@@ -37,6 +37,9 @@ def score(question: Question, asked: Asked, root: Path, files: FileIndex,
         "answer": asked.text,
         "token_logprobs": [[text, lp] for text, lp in asked.token_logprobs],
         **({"samples": list(asked.samples), "sample_seconds": asked.sample_seconds} if asked.samples else {}),
+        **({"first_answer": asked.first_text, "first_correct": is_correct(asked.first_text, question.keywords),
+            "first_support": asked.first_support, "first_seconds": asked.first_seconds}
+           if asked.first_text is not None else {}),
     }
 
 

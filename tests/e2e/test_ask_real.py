@@ -35,7 +35,7 @@ def test_ask_finishes_a_tool_runs_and_its_result_reaches_a_later_prompt(default_
     assert result.code == 0, result.stderr
     report = result.report
     assert set(report) == {"answer", "citations", "support", "backing", "closest", "found", "missing", "doubt",
-                           "unverified", "tool_calls", "steps", "stopped_reason", "usage"}
+                           "left_out", "unverified", "tool_calls", "steps", "stopped_reason", "usage"}
     assert "Sources:" not in report["answer"] and "Not backed" not in report["answer"]
     # the answer (500, from the chunk that holds it) is backed by lines this run showed
     assert report["support"] == "backed" and report["unverified"] == [], report

@@ -122,3 +122,16 @@ def test_a_bench_run_keeps_the_eval_sections_of_the_results_file(tmp_path) -> No
     path.write_text("not json")
     write_results(path, {"cpu": "test"}, [], 1.0, SimpleNamespace(reps=5))
     assert json.loads(path.read_text())["figures"] == []
+
+
+def test_a_run_with_the_second_stage_says_what_it_changed_and_cost() -> None:
+    plain = _row("a", True, 10.0, [])  # backed at once: no second stage
+    fixed = {**_row("b", True, 40.0, []), "model_tool_calls": 1, "support": "backed",
+             "first_answer": "x", "first_correct": False, "first_support": "partly_backed", "first_seconds": 12.0}
+    broke = {**_row("c", False, 30.0, []), "first_answer": "y", "first_correct": True,
+             "first_support": "not_backed", "first_seconds": 14.0}
+    stage = summarize([plain, fixed, broke])["second_stage"]
+    assert (stage["entered"], stage["chose_a_call"], stage["acted_right_and_backed"]) == (3 - 1, 1, 1)
+    assert (stage["wrong_to_right"], stage["right_to_wrong"], stage["correct_first_answers"]) == (1, 1, 2)
+    assert stage["median_extra_seconds"] == 22.0 and stage["median_seconds_first_answers"] == 12.0
+    assert "second_stage" not in summarize([plain])

@@ -49,6 +49,7 @@ def test_an_unbacked_first_answer_gets_a_note_and_the_tools_and_the_new_lines_ba
     assert note["content"].startswith(prompts.MISSING_NAMES.format(names="`notekeeper/limits.py`, `NOTE_LIMIT`"))
     assert looking.messages[-2] == {"role": "assistant", "content": UNBACKED}  # the first answer stays in the chat
     assert prompts.LOOK_FURTHER in note["content"] and not looking.force_answer
+    assert looking.tools_late and not first.tools_late  # the first prompt stays in the model's cache
     [found] = [e for e in only(events, ev.ToolCallCompleted) if e.step == 2]
     assert found.name == "find_references" and "notekeeper/config.py:12" in found.content
     [answer] = only(events, ev.AnswerCompleted)
@@ -87,6 +88,15 @@ def test_a_second_answer_that_only_says_it_found_nothing_leaves_the_first(tools)
     [answer] = only(events, ev.AnswerCompleted)
     assert answer.text.startswith(UNBACKED) and answer.support is Support.NOT_BACKED
     assert events[-1].reason is StopReason.ANSWERED
+
+
+def test_a_second_answer_the_lines_back_less_leaves_the_first(tools):
+    partly = "The default is 500, `DEFAULT_MAX_NOTE_LENGTH`, set by `NOTE_LIMIT`."
+    model = ScriptedModel([partly, "It is whatever the user configures in their shell profile."])
+    events = run(model, tools)
+    model.assert_all_used()
+    [answer] = only(events, ev.AnswerCompleted)
+    assert answer.text.startswith(partly) and answer.support is Support.PARTLY
 
 
 def test_the_step_budget_ends_the_second_stage_with_the_first_answer(tools):
@@ -162,3 +172,20 @@ def test_the_sources_the_harness_found_are_in_the_chat_for_the_next_question(too
     assert answer.evidence_added
     assert answer.transcript[-1] == {"role": "assistant", "content": "The default is 500.\n\nSources: "
                                      + ", ".join(map(str, answer.citations))}
+
+
+def test_what_a_call_after_the_first_answer_shows_is_capped_and_the_stage_answers_briefly(tools):
+    model = ScriptedModel([UNBACKED, call("read_file", path="notekeeper/store.py", max_lines=500),
+                           "500 (notekeeper/config.py:12)."])
+    events = run(model, tools, acting_read_lines=5, acting_max_calls=1)
+    model.assert_all_used()
+    [read] = [e for e in only(events, ev.ToolCallCompleted) if e.step == 2]
+    assert read.arguments["max_lines"] == 5 and "cut: showed lines 1-5" in read.content
+    assert [r.max_tokens for r in model.requests] == [Settings().max_answer_tokens, 256, 256]
+
+
+def test_a_search_in_the_second_stage_lists_fewer_chunks(tools):
+    model = ScriptedModel([UNBACKED, call("search_code", query="note length"), "500 (notekeeper/config.py:12)."])
+    events = run(model, tools, acting_read_lines=60, acting_max_calls=1)
+    [search] = [e for e in only(events, ev.ToolCallCompleted) if e.step == 2]
+    assert search.arguments["limit"] == 3

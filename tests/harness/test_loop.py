@@ -456,3 +456,42 @@ def test_an_answer_that_was_only_an_unchecked_reference_says_so(tools, settings)
     answer = only(events, ev.AnswerCompleted)[0]
     assert answer.answer == prompts.ONLY_UNCHECKED.format(references="`notekeeper/nowhere.py:3-9`")
     assert answer.citations == () or answer.evidence_added
+
+
+def test_a_callers_question_lists_the_calls_the_references_tool_found_before_the_chunks(tools):
+    settings = Settings(n_threads=1, force_answer_after_read="always")
+    model = ScriptedModel(["`load_config` is called in `main` (notekeeper/cli.py:28)."])
+    events = run(model, tools, settings, question="What calls load_config?")
+    first = model.requests[0].messages[-1]["content"]
+    header = prompts.CALLERS_HEADER.format(name="load_config")
+    listed = first.split(header, 1)[1].split("\n\n", 1)[0]
+    # main's call first, the test's after it; the import line is no call
+    assert listed.strip().splitlines() == [
+        "- in `main`, notekeeper/cli.py:28: `config = load_config()`",
+        "- in `test_missing_file_gives_defaults`, tests/check_config.py:7: "
+        "`config = load_config(tmp_path / \"none.toml\")`"]
+    assert first.index(header) < first.index(prompts.INDEX_HEADER)
+    assert [e.name for e in only(events, ev.ToolCallCompleted)] == ["find_references", "search_code"]
+    answer = only(events, ev.AnswerCompleted)[0]
+    assert answer.support is Support.BACKED  # `main` rests on its def line, shown with the call
+
+
+def test_a_question_about_what_a_function_calls_gets_no_callers_list(tools):
+    settings = Settings(n_threads=1, force_answer_after_read="always")
+    model = ScriptedModel(["It reads the file."])
+    run(model, tools, settings, question="What does load_config do?")
+    assert "Calls to" not in model.requests[0].messages[-1]["content"]
+
+
+def test_an_answer_that_leaves_out_callers_gets_the_rest_from_the_index_under_it(tools):
+    settings = Settings(n_threads=1, force_answer_after_read="always")
+    model = ScriptedModel(["It is called when the program starts."])
+    answer = only(run(model, tools, settings, question="What calls load_config?"), ev.AnswerCompleted)[0]
+    note = prompts.MORE_CALLERS_NOTE.format(places="`main` (notekeeper/cli.py:28)")  # the test's call is not said
+    assert note in answer.notes and answer.text.endswith(answer.notes)
+    assert [(c.span, c.text) for c in answer.left_out] == [(LineSpan("notekeeper/cli.py", 28, 28), "main")]
+    assert answer.support is not Support.BACKED
+    assert prompts.LEAVES_OUT_CALLERS.format(names="`main`") in prompts.verdict_detail(answer)
+    named = ScriptedModel(["`main` calls it (notekeeper/cli.py:28)."])
+    answer = only(run(named, tools, settings, question="What calls load_config?"), ev.AnswerCompleted)[0]
+    assert "also finds calls" not in answer.text and answer.left_out == ()

@@ -45,9 +45,10 @@ def test_records_before_the_claim_checks_read_as_the_new_verdicts() -> None:
 def test_the_verdict_s_lines_survive_a_record_round_trip() -> None:
     line = ShownLine(LineSpan("lib/app.js", 80, 80), "  this.set('etag', 'weak');")
     event = AnswerCompleted("x", (), 1, Usage(), 1.0, support=Support.BACKED, backing=(line,),
-                            found=("weak",))
+                            found=("weak",), left_out=(ShownLine(LineSpan("lib/b.js", 3, 3), "Router.handle"),))
     back = event_from_dict(event_to_dict(event))
     assert back.backing == (line,) and back.support is Support.BACKED and back.found == ("weak",)
+    assert back.left_out == event.left_out
 
 
 def test_the_symbol_table_gives_a_definition_s_own_line(project) -> None:
@@ -63,3 +64,13 @@ def test_the_symbol_table_gives_a_definition_s_own_line(project) -> None:
         assert tools.definitions("no_such_name") == ()
     finally:
         tools.workspace.close()
+
+
+def test_a_method_named_with_its_class_is_found_by_its_own_name() -> None:
+    lines = {LineSpan("src/sessions.py", 282, 282): "    def rebuild_auth(self, prepared_request, response):",
+             LineSpan("src/sessions.py", 298, 298): "        new_auth = get_netrc_auth(url)"}
+    verdict = judge("`get_netrc_auth` is called in `SessionRedirectMixin.rebuild_auth` (src/sessions.py:298).",
+                    "What calls get_netrc_auth?", lines, paths=["src/sessions.py"])
+    assert verdict.found == ("sessionredirectmixin.rebuild_auth",)
+    assert judge("It is called in `Session.prepare_request`.", "What calls get_netrc_auth?", lines).found == ()
+    assert claims_of("See setup.py.", "Which file?").key == ()  # a file name is not a qualified name

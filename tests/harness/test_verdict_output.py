@@ -17,10 +17,10 @@ from app.settings import Settings
 QUESTION = "What is the default maximum note length?"
 
 
-def ask(project: Path, answer: str, as_json: bool, capsys, tokens: tuple = ()) -> str:
+def ask(project: Path, answer: str, as_json: bool, capsys, tokens: tuple = (), question: str = QUESTION) -> str:
     settings = Settings(n_threads=1, tool_policy="retrieval", second_stage=False)  # one scripted answer
     with Session.open(project, ScriptedModel([answer], logprobs=[tokens] if tokens else ()), settings) as session:
-        code = _ask(QUESTION, argparse.Namespace(json=as_json, trace=None), session, None)
+        code = _ask(question, argparse.Namespace(json=as_json, trace=None), session, None)
     assert code == 0
     return capsys.readouterr().out
 
@@ -72,3 +72,13 @@ def test_a_value_the_model_was_unsure_of_is_said_in_json_and_in_words(project: P
     assert report["doubt"] == {"claim": "500", "probability": 0.135}
     assert "The model was unsure of “500”" in ask(project, answer, False, capsys, tokens)
     assert json.loads(ask(project, answer, True, capsys))["doubt"] is None  # no probabilities: the claims alone
+
+
+def test_callers_the_answer_leaves_out_are_listed_in_json_and_under_the_plain_answer(project: Path, capsys):
+    question = "What calls load_config?"
+    report = json.loads(ask(project, "It is called once at start-up.", True, capsys, question=question))
+    assert report["left_out"] == [{"path": "notekeeper/cli.py", "line": 28, "text": "main"}]
+    assert report["support"] != "backed" and "also finds" not in report["answer"]  # the model's words only
+    plain = ask(project, "It is called once at start-up.", False, capsys, question=question)
+    assert "The index also finds calls in: `main` (notekeeper/cli.py:28)." in plain
+    assert "It leaves out callers the index found: `main`." in plain

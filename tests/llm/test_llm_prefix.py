@@ -154,6 +154,28 @@ def test_a_later_step_evaluates_only_its_own_tokens(real_model_path, burrow_home
     assert later.usage.prompt_tokens < 30
 
 
+def test_tools_told_late_keep_the_question_s_evaluated_prompt(real_model_path, burrow_home) -> None:
+    """The second stage offers tools after the first answer: told at the end of its note, not in
+    the system turn, they leave everything evaluated before them in the cache."""
+    from app.llm.llama_backend import load_model
+
+    model = load_model(real_model_path, Settings(**LAYOUT_SETTINGS))
+    question = (*SYSTEM, {"role": "user", "content": "Question: Which file stores notes?"})
+    first = _done(model, question)
+    tool = {"type": "function", "function": {"name": "read_file", "description": "Read a file.",
+            "parameters": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}}}
+    step = (*question, {"role": "assistant", "content": first.reply.content or "store.py"},
+            {"role": "user", "content": "The lines shown do not say it. Look further."})
+    late = list(model.generate(TurnRequest(messages=step, tools=(tool,), tools_late=True, temperature=0.0,
+                                           max_tokens=16)))[-1]
+    assert late.usage.cached_tokens >= first.usage.prompt_total + first.usage.completion_tokens - 1
+    assert late.prompt.index("Look further.") < late.prompt.index("read_file")  # told after the note
+    assert late.prompt.startswith(first.prompt[:late.prompt.index("Question:")])  # the system turn as it was
+    told = list(model.generate(TurnRequest(messages=step, tools=(tool,), temperature=0.0, max_tokens=16)))[-1]
+    assert told.prompt.index("read_file") < told.prompt.index("Question:")  # by default: in the system turn
+    assert told.usage.prompt_tokens > late.usage.prompt_tokens + 20  # the question evaluated again
+
+
 def _done(model, messages):
     return list(model.generate(TurnRequest(messages=messages, temperature=0.0, max_tokens=16)))[-1]
 

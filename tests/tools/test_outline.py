@@ -7,12 +7,14 @@ import pytest
 SAMPLES = {
     "m.py": ("class Shape:\n    def area(self, k):\n        return 0\n\nasync def load(path):\n    pass\n",
              ["class Shape  L1-3", "  def area(self, k)  L2-3", "def load(path)  L5-6"]),
-    "m.js": ("class Cart {\n  total(items) { return 0 }\n}\nfunction pay(x) {}\nconst ship = (a) => a;\n",
-             ["class Cart  L1-3", "  method total(items)  L2-2", "function pay(x)  L4-4", "const ship  L5-5"]),
-    "m.ts": ("interface Item { id: number }\nexport class Store {\n  get(id: number): Item { return null as any }\n}\n"
-             "type Id = number;\nenum Color { Red }\n",
-             ["interface Item  L1-1", "class Store  L2-4", "  method get(id: number)  L3-3", "type Id  L5-5",
-              "enum Color  L6-6"]),
+    "m.js": ("class Cart {\n  total(items) { return 0 }\n  add = (item) => {}\n  size = 0\n}\nfunction pay(x) {}\n"
+             "const ship = (a) => a;\nconst wrap = b => b;\n",
+             ["class Cart  L1-5", "  method total(items)  L2-2", "  method add(item)  L3-3", "function pay(x)  L6-6",
+              "const ship(a)  L7-7", "const wrap(b)  L8-8"]),
+    "m.ts": ("interface Item { id: number }\nexport class Store {\n  get(id: number): Item { return null as any }\n"
+             "  put: Put = (item: Item) => {}\n}\ntype Id = number;\nenum Color { Red }\n",
+             ["interface Item  L1-1", "class Store  L2-5", "  method get(id: number)  L3-3",
+              "  method put(item: Item)  L4-4", "type Id  L6-6", "enum Color  L7-7"]),
     "m.tsx": ("export function App(props: P) {\n  return <div/>;\n}\n", ["function App(props: P)  L1-3"]),
     "m.go": ("package m\n\ntype Server struct{}\n\nfunc (s *Server) Run(port int) error {\n\treturn nil\n}\n\n"
              "func main() {}\n",

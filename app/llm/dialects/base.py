@@ -46,6 +46,11 @@ class Dialect(ABC):
         """GBNF constraining the reply, or None to let the model speak its native format."""
         return None
 
+    def late_tool_prompt(self, tools: Sequence[ToolSpec]) -> str | None:
+        """The tools as text the model reads at the end of a user message (TurnRequest.tools_late),
+        in the words its template would use; None where the dialect has no such text."""
+        return None
+
     def stop_strings(self) -> list[str]:
         """Text that ends a turn besides the model's end-of-generation token."""
         return []

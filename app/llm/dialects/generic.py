@@ -77,6 +77,9 @@ class GenericDialect(TemplateDialect):
                                add_generation_prompt=add_generation_prompt,
                                bos_token=self.bos_token, eos_token=self.eos_token)
 
+    def late_tool_prompt(self, tools: Sequence[ToolSpec]) -> str | None:
+        return self.tool_prompt(tools) if tools else None
+
     def tool_prompt(self, tools: Sequence[ToolSpec]) -> str:
         first = tools[0].get("function", tools[0])
         example_args = {k: _example_value(k, v) for k, v in

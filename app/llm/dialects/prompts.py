@@ -16,8 +16,9 @@ from app.llm.base import ToolSpec
 
 # -- native-format families whose template renders no tool list --------------------------------
 
-def hermes_tool_prompt(tools: Sequence[ToolSpec]) -> str:
-    listing = "\n".join(json.dumps(t, ensure_ascii=False) for t in tools)
+def hermes_tool_prompt(tools: Sequence[ToolSpec], compact: bool = False) -> str:
+    """Qwen2.5's own tool text; `compact`: each tool as `- name(arg, arg?): what it does`."""
+    listing = "\n".join(tool_line(t) if compact else json.dumps(t, ensure_ascii=False) for t in tools)
     return ("### Tools\n\nYou may call one or more functions to assist with the user query.\n"
             "You are provided with function signatures within <tools></tools> XML tags:\n\n"
             f"<tools>\n{listing}\n</tools>\n\nFor each function call, return a json object with "
