@@ -359,7 +359,7 @@ def _checked(run: RunState, raw_text: str) -> CheckedAnswer:
         verdict = replace(check.verdict, support=Support.PARTLY, backing=(),
                           closest=check.verdict.backing or check.verdict.closest)
         check = replace(check, support=Support.PARTLY, verdict=verdict)
-    notes = prompts.answer_notes(check, added, extra)
+    notes = prompts.answer_notes(check, added)
     left_out = tuple(ShownLine(r.hit.span, r.inside) for r in extra)
     return CheckedAnswer(raw_text, text, check, added, notes, run.turn_logprobs, left_out)
 

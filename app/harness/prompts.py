@@ -29,9 +29,6 @@ INDEX_HEADER = "The parts of the project that best match the question (each as p
 # the tuning2 callers questions, 1 of 11 on held-out).
 CALLERS_HEADER = "Calls to `{name}` that the code index found (the function each call is in, where, and the line):"
 CALLER_LINE = "- in `{inside}`, {where}: {code}"
-# Under an answer to "what calls X" that left out callers the index found (a small model names one
-# and stops): the rest, each where it calls.
-MORE_CALLERS_NOTE = "The index also finds calls in: {places}."
 # After the question when the harness read something for it. Measured on all 69 eval questions
 # with the 1.5B default (docs/eval.md, wave 2, fourth session): 50 right and 50 grounded, against 49
 # and 50 without it; asking for names and values alone gave 50 right but 48 grounded.
@@ -88,8 +85,9 @@ SUPPORT_LABELS = {
 # The detail under the label: which line backs it, or what was and was not found.
 BACKED_BY = "Backed by {span}: {text}"
 FOUND_NOT_FOUND = "Found: {found}. Not found: {missing}."
-# partly backed because the answer leaves out callers the index found (its claims may all be there)
-LEAVES_OUT_CALLERS = "It leaves out callers the index found: {names}."
+# under an answer to "what calls X" that leaves out callers the index found (a small model names
+# one and stops): each where it calls; such an answer is at most partly backed
+LEAVES_OUT_CALLERS = "It leaves out callers the index found: {places}."
 CLOSEST_LINES = "Closest lines Burrow read: {spans}"
 DOUBT = "The model was unsure of “{claim}” (it gave what it wrote a {percent}% chance)"
 
@@ -124,14 +122,10 @@ def stop_message(reason: StopReason, *, steps: int = 0, detail: str = "") -> str
     return STOP_MESSAGES[reason].format(steps=steps, detail=detail or "no details")
 
 
-def answer_notes(check: AnswerCheck, added: tuple, more_callers: tuple = ()) -> str:
-    """What only the check knows, written under an answer: the callers the index found that the
-    answer left out, the sources Burrow found (beyond the model's own citations) and unverified
-    names (the verdict has its own fields and words)."""
+def answer_notes(check: AnswerCheck, added: tuple) -> str:
+    """What only the check knows, written under an answer: the sources Burrow found (beyond the
+    model's own citations) and unverified names (the verdict has its own fields and words)."""
     notes = []
-    if more_callers:
-        places = ", ".join(f"`{r.inside}` ({r.hit.span})" for r in more_callers)
-        notes.append(MORE_CALLERS_NOTE.format(places=places))
     if added:
         notes.append(SOURCES_LINE.format(citations=", ".join(map(str, added))))
     if check.unverified:
@@ -149,7 +143,7 @@ def verdict_detail(answer: AnswerCompleted) -> list[str]:
     if answer.doubt is not None:
         lines.append(DOUBT.format(claim=answer.doubt.claim, percent=answer.doubt.percent))
     if answer.left_out:
-        lines.append(LEAVES_OUT_CALLERS.format(names=", ".join(f"`{c.text}`" for c in answer.left_out)))
+        lines.append(LEAVES_OUT_CALLERS.format(places=", ".join(f"`{c.text}` ({c.span})" for c in answer.left_out)))
     elif support is Support.PARTLY and (found or missing):
         lines.append(FOUND_NOT_FOUND.format(found=", ".join(found[:8]) or "nothing",
                                             missing=", ".join(missing[:8]) or "nothing"))

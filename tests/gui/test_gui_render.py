@@ -102,3 +102,16 @@ def test_the_verdict_detail_links_its_backing_line() -> None:
 
     shown = support_html("backed", (), None, ["Backed by src/a.py:12: LIMIT = 5"])
     assert 'href="cite:src/a.py:12-12"' in shown and "Backed" in shown
+
+
+def test_callers_an_answer_leaves_out_are_linked_in_the_verdict_detail() -> None:
+    from app.gui.render import support_html
+    from app.harness.events import AnswerCompleted
+    from app.harness.prompts import verdict_detail
+    from app.harness.verdict import ShownLine, Support
+    from app.llm.base import Usage
+
+    answer = AnswerCompleted("It is called by handleUpgrade.", (), 1, Usage(), 1.0, support=Support.PARTLY,
+                             left_out=(ShownLine(LineSpan("lib/sender.js", 186, 186), "Sender.close"),))
+    shown = support_html("partly_backed", (), None, verdict_detail(answer))
+    assert "Sender.close" in shown and 'href="cite:lib/sender.js:186-186"' in shown

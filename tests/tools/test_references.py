@@ -96,3 +96,27 @@ def test_lines_changed_since_indexing_are_read_as_they_are_now(make_executor) ->
     out = ex.run("c2", "find_references", json.dumps({"symbol": "load_config"}))
     assert "pkg/cli.py:6: call in main (pkg/cli.py:4): cfg = load_config('b.toml')" in out.content
     assert "a.toml" not in out.content and "pkg/cli.py:12" not in out.content
+
+
+def test_a_call_is_labelled_with_the_innermost_definition_around_it(refs) -> None:
+    files = {"src/store.ts": (
+        "export function enable() {\n"
+        "  class DraftMap {\n"
+        "    get(key) {\n"
+        "      return createProxy(key)\n"
+        "    }\n"
+        "  }\n"
+        "}\n"
+        "export class Immer {\n"
+        "  produce = (base) => {\n"
+        "    const proxy = createProxy(base)\n"
+        "    return proxy\n"
+        "  }\n"
+        "}\n"
+        "export function createProxy(value) { return value }\n")}
+    out = refs(files, symbol="createProxy")
+    assert out.ok, out.content
+    assert "src/store.ts:4: call in DraftMap.get (src/store.ts:3): return createProxy(key)" in lines_of(out)
+    assert "src/store.ts:10: call in Immer.produce (src/store.ts:9): const proxy = createProxy(base)" in lines_of(out)
+    assert [(r.inside, r.hit.span.start_line) for r in out.references] == [("DraftMap.get", 4),
+                                                                    ("Immer.produce", 10)]
