@@ -170,7 +170,9 @@ def _model_turn(run: RunState, step: int, cancel: threading.Event) -> Iterator[R
     request = TurnRequest(messages=messages, tools=offered.tools, known_paths=run.known_paths,
                           force_answer=forced, require_tool=offered.require_tool,
                           max_tokens=_answer_tokens(run), temperature=run.settings.temperature,
-                          tools_late=run.stage is not Stage.FIRST)  # what came before stays cached
+                          # the second stage keeps its question's prompt cached; a follow-up told its
+                          # tools late made more calls and lost one of five (tuning2, docs/harness.md)
+                          tools_late=run.stage is Stage.LOOKING)
     estimated = run.budget.measure(request.messages, request.tools)
     shown = StreamingCitationFilter(run.evidence)
     turn_cancel, repeats = LinkedCancel(cancel), RepeatGuard(run.settings.repeat_guard_chars)
