@@ -90,7 +90,7 @@ _QUOTED = re.compile(r"[\"']([^\"'\n]{2,60})[\"']")
 
 def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence: Evidence,
                  names: NameLookup, max_names: int, max_sources: int,
-                 tokens: Sequence[tuple[str, float]] = ()) -> AnswerCheck:
+                 tokens: Sequence[tuple[str, float]] = (), complete: bool = True) -> AnswerCheck:
     """The verdict on `text` (verdict.judge), its sources and the names the workspace lacks.
 
     Sources: the model's own citations that held, then its prose citations ("`a.py` lines 3-9",
@@ -98,7 +98,9 @@ def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence
     that back the answer, then the lines it draws on. When no range the answer cites holds a line
     that backs it, those lines are added: after the ranges, or before them when no range names the
     question's subject (a small model cites the header of a neighbouring chunk, "main.py, lines
-    25-28", for a value it read elsewhere). `tokens`: the answer's, with their log-probabilities."""
+    25-28", for a value it read elsewhere). `tokens`: the answer's, with their log-probabilities.
+    `complete`: False when the index knows more than the answer says (callers it leaves out); then,
+    like an answer naming what the workspace lacks, it is at most partly backed."""
     unverified = unverified_names(text, names, max_names)
     lines = _current_lines(evidence)
     prose, read = _prose_sources(text, evidence, names)
@@ -109,7 +111,7 @@ def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence
     defined = _definition_check(text, question, files | {p.path for p in places}, names)
     verdict = judge(text, question, lines, paths=paths, places=places, echo=is_echo(text, ECHO_MARKERS),
                     defined=defined, files=files, tokens=tokens)
-    if unverified and verdict.support is Support.BACKED:  # it also names what is not there
+    if (unverified or not complete) and verdict.support is Support.BACKED:  # names what is not there, or leaves out
         verdict = Verdict(Support.PARTLY, (), verdict.backing, verdict.found, verdict.missing + unverified)
     sources = places
     backing = tuple(b.span for b in verdict.backing)

@@ -39,7 +39,7 @@ from app.harness.first_prompt import more_callers
 from app.harness.grounding import check_answer
 from app.harness.run_state import CheckedAnswer, RunState, new_run_state
 from app.harness.turn_guards import LinkedCancel, RepeatGuard, call_shaped
-from app.harness.verdict import ShownLine, Support
+from app.harness.verdict import ShownLine
 from app.llm.base import (
     ChatModel,
     Message,
@@ -256,9 +256,9 @@ def _execute_calls(run: RunState, step: int, reply: ParsedReply,
         run.next_turn = NextTurn.ANSWER
 
 
+LOOKING_ANSWER_TOKENS = 256  # right first answers on both tuning sets: at most 198 tokens
 # what the second stage's and a follow-up's calls show at most, per tool: the argument that sets it,
 # and lines of acting_read_lines per unit (a search_code chunk shows up to ~20 lines, a reference one)
-LOOKING_ANSWER_TOKENS = 256  # right first answers on both tuning sets: at most 198 tokens
 _STAGE_CAPS = {"read_file": ("max_lines", 1), "search_code": ("limit", 20), "find_references": ("limit", 4)}
 
 
@@ -352,15 +352,11 @@ def _checked(run: RunState, raw_text: str) -> CheckedAnswer:
     if not text and (references := find_citations(raw_text)):  # never an empty answer
         text = prompts.ONLY_UNCHECKED.format(references=", ".join(f"`{r.text}`" for r in references))
     settings = run.settings
+    extra = more_callers(text, run.callers)  # a deterministic fact: callers the index finds, unnamed
     check = check_answer(text, run.subject or run.question, cited, run.evidence, run.names(),
-                         settings.verify_max_names, settings.max_evidence_citations, run.turn_logprobs)
+                         settings.verify_max_names, settings.max_evidence_citations, run.turn_logprobs,
+                         complete=not extra)
     added = tuple(s for s in check.sources if s not in cited)
-    extra = more_callers(text, run.callers)
-    if extra and check.support is Support.BACKED and check.verdict is not None:
-        # a deterministic fact: the index finds callers the answer leaves out, so it is not the answer
-        verdict = replace(check.verdict, support=Support.PARTLY, backing=(),
-                          closest=check.verdict.backing or check.verdict.closest)
-        check = replace(check, support=Support.PARTLY, verdict=verdict)
     notes = prompts.answer_notes(check, added)
     left_out = tuple(ShownLine(r.hit.span, r.inside) for r in extra)
     return CheckedAnswer(raw_text, text, check, added, notes, run.turn_logprobs, left_out)

@@ -495,3 +495,8 @@ def test_an_answer_that_leaves_out_callers_gets_the_rest_from_the_index_under_it
     named = ScriptedModel(["`main` calls it (notekeeper/cli.py:28)."])
     answer = only(run(named, tools, settings, question="What calls load_config?"), ev.AnswerCompleted)[0]
     assert answer.left_out == () and said not in prompts.verdict_detail(answer)
+    assert answer.support is Support.BACKED
+    # the same kind of answer naming only the test's call: its claims are in the lines, yet it is not the answer
+    only_test = ScriptedModel(["`test_missing_file_gives_defaults` calls `load_config` (tests/check_config.py:7)."])
+    answer = only(run(only_test, tools, settings, question="What calls load_config?"), ev.AnswerCompleted)[0]
+    assert answer.support is Support.PARTLY and [c.text for c in answer.left_out] == ["main"]
