@@ -7,7 +7,7 @@ STAMP := $(VENV)/.burrow-installed
 MODELS := models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf models/SmolLM2-135M-Instruct.Q4_1.gguf
 # llama-cpp-python, on Linux x86-64: the portable wheel the installer tests bundle, so one compile
 # (~6 min on 2 cores, then cached in ~/.cache/burrow-build) serves .venv and the bundle. `test` is
-# a reduced CPU variant set (x64 haswell); CPU_VARIANTS=all builds every variant (what
+# a reduced CPU variant set (x64 haswell icelake); CPU_VARIANTS=all builds every variant (what
 # `make package` ships). Elsewhere pip compiles llama-cpp-python natively. See docs/packaging.md.
 CPU_VARIANTS ?= test
 # Two pytest workers (pytest-xdist): half the suite's time waits on subprocesses, sockets and Qt

@@ -9,9 +9,10 @@
 #
 # BURROW_CPU_VARIANTS picks the variants:
 #   all (default)  every x86-64 variant ggml knows: the release build (`make package`)
-#   test           x64 haswell: what `make setup` installs into .venv and the packaging tests
-#                  bundle (one compile serves both; x64, the oldest CPU's code, keeps the
-#                  lower-variant test meaningful)
+#   test           x64 haswell icelake: what `make setup` installs into .venv and the packaging
+#                  tests bundle (one compile serves both; x64, the oldest CPU's code, keeps the
+#                  lower-variant test meaningful; icelake runs AVX-512 machines, Intel Ice Lake and
+#                  later and AMD Zen 4 and later, at twice haswell's prompt speed)
 #   "a b c"        any other list of ggml's x86 variant names
 # Each variant is one more compile of ggml's CPU code (~40 s on 2 cores; llama itself ~2.5 min),
 # so `test` builds in about a third of the time of `all`. The cache key covers the version, the CMake flags and the variant set.
@@ -25,7 +26,7 @@ VERSION="${LLAMA_CPP_VERSION:-0.3.36}"
 # LLAVA/MTMD off: Burrow has no image input, and mtmd is a third of the compile.
 FLAGS="-DGGML_NATIVE=OFF -DGGML_BACKEND_DL=ON -DGGML_CPU_ALL_VARIANTS=ON -DLLAVA_BUILD=OFF -DLLAMA_BUILD_MTMD=OFF"
 ALL_VARIANTS="x64 sse42 sandybridge ivybridge piledriver haswell skylakex cannonlake cascadelake icelake cooperlake zen4 alderlake sapphirerapids"
-TEST_VARIANTS="x64 haswell"
+TEST_VARIANTS="x64 haswell icelake"
 case "${BURROW_CPU_VARIANTS:-all}" in
     all) VARIANTS="$ALL_VARIANTS" ;;
     test) VARIANTS="$TEST_VARIANTS" ;;

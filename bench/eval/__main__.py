@@ -2,6 +2,7 @@
 
     python -m bench.eval [--set tuning|tuning2|heldout] [--model NAME_OR_PATH] [--codebase NAME]
                          [--limit N] [--policy off|offered|first_call] [--set KEY=VALUE]
+                         [--server URL [--server-model NAME]]
                          [--json OUT] [--table docs/eval.md]
 
 `--set tuning` (the default) asks the tuning set (questions.json), `--set tuning2` the second
@@ -29,6 +30,11 @@ RESULTS = ROOT / "bench" / "results.json"
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m bench.eval", description=__doc__.splitlines()[0])
     p.add_argument("--model", default="", help="catalog name or .gguf path (default: the default)")
+    p.add_argument("--server", default="", metavar="URL",
+                   help="ask a model on an inference server (Ollama, LM Studio, llama-server; "
+                   "as `ask --server`) instead of loading --model in-process")
+    p.add_argument("--server-model", default="", metavar="NAME",
+                   help="the server's model (default: its first)")
     p.add_argument("--codebase", default="", help="only this code base's questions")
     p.add_argument("--limit", type=int, default=0, help="at most N questions (per code base)")
     p.add_argument("--ids", default="", help="only these question ids (comma-separated)")
@@ -130,13 +136,14 @@ def main(argv: list[str] | None = None) -> int:
         return rows_only(args)
     from app.harness.loop import tool_policy
     from app.llm.llama_backend import load_model
+    from app.llm.server_backend import connect_server
     from app.netguard import install_network_guard
     from app.settings import Settings
     from bench.eval.questions import load_set
     from bench.eval.report import merge_results, run_key, summarize
     from bench.eval.runner import print_row, run_questions
 
-    model_path, label = resolve_model(args.model)
+    model_path, label = resolve_model(args.model) if not args.server else (None, "")
     os.environ["BURROW_HOME"] = tempfile.mkdtemp(prefix="burrow-eval-home-")  # no user settings
     overrides = dict(item.split("=", 1) for item in args.set)
     if args.policy:
@@ -152,7 +159,11 @@ def main(argv: list[str] | None = None) -> int:
     for name in sorted({q.codebase for q in questions}):
         ensure_codebase(name)  # fetch before the guard: the eval's own download, not the app's
     guard = install_network_guard()
-    model = load_model(model_path, settings)
+    if args.server:
+        model = connect_server(args.server, args.server_model or None, settings)
+        label = f"server:{model.model}"
+    else:
+        model = load_model(model_path, settings)
     print(f"[eval] {label} ({model.dialect_name}), {len(questions)} questions, "
           f"policy {tool_policy(settings, model)}, {settings.n_threads} threads, load {load_at_start}",
           file=sys.stderr, flush=True)
@@ -166,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
             args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
 
     run_questions(questions, model, settings, on_row)
-    run = {"model": label, "model_file": model_path.name, "dialect": model.dialect_name,
+    run = {"model": label, "model_file": model_path.name if model_path else args.server,
+           "dialect": model.dialect_name,
            "policy": tool_policy(settings, model), "scope": scope_of(args), "settings": overrides,
            "summary": summarize(rows), "seconds": round(time.perf_counter() - started, 1),
            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,

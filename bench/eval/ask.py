@@ -54,13 +54,14 @@ def ask(question: str, root: Path, model: Any, settings: Any) -> Asked:
 
 def ask_chat(questions: tuple[str, ...], root: Path, model: Any, settings: Any) -> list[Asked]:
     """Ask questions one after another in one chat, as a user types a follow-up ("who calls
-    it?") after an answer: each later question has the earlier turns in its history. The model's
-    cache is reset once, before the first; a follow-up reuses what the chat left in it."""
+    it?") after an answer: each later question has the earlier turns in its history. An in-process
+    model's cache is reset once, before the first; a follow-up reuses what the chat left in it."""
     from app.harness import events as ev
     from app.harness.records import ChatSoFar
     from app.harness.session import Session
 
-    model.reset()  # each chat starts as a fresh `ask` would
+    if hasattr(model, "reset"):  # a server model keeps (or not) its own cache
+        model.reset()  # each chat starts as a fresh `ask` would
     asked: list[Asked] = []
     chat: ChatSoFar | None = None
     with Session.open(root, model, settings) as session:

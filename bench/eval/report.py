@@ -107,10 +107,23 @@ def second_stage(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "answer_replaced": sum(r.get("answer") != r["first_answer"] for r in entered),
         "correct_first_answers": sum(r["first_correct"] if "first_answer" in r else r["correct"] for r in rows),
         "correct": sum(r["correct"] for r in rows),
+        "first_answers_support": _first_support(rows),
         "median_extra_seconds": round(statistics.median(extra), 1) if extra else 0,
         "median_seconds_first_answers": round(statistics.median(
             r["first_seconds"] if "first_answer" in r else r["seconds"] for r in rows), 2) if rows else 0,
     }
+
+
+def _first_support(rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """The verdicts of the answers before the second stage (what the default, stage off, shows),
+    each with how many were right."""
+    def first(r: dict[str, Any]) -> dict[str, Any]:
+        return ({"support": r["first_support"], "correct": r["first_correct"]} if "first_answer" in r
+                else r)
+
+    return {v: {"answers": sum(verdict_of(first(r)) == v for r in rows),
+                "right": sum(verdict_of(first(r)) == v and bool(first(r)["correct"]) for r in rows)}
+            for v in VERDICTS}
 
 
 def breakdown_table(summary: dict[str, Any]) -> str:

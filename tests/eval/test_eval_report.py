@@ -14,6 +14,7 @@ from bench.eval.report import (
     breakdown_table,
     merge_results,
     summarize,
+    verdict_of,
     write_table,
 )
 
@@ -134,4 +135,11 @@ def test_a_run_with_the_second_stage_says_what_it_changed_and_cost() -> None:
     assert (stage["entered"], stage["chose_a_call"], stage["acted_right_and_backed"]) == (3 - 1, 1, 1)
     assert (stage["wrong_to_right"], stage["right_to_wrong"], stage["correct_first_answers"]) == (1, 1, 2)
     assert stage["median_extra_seconds"] == 22.0 and stage["median_seconds_first_answers"] == 12.0
+    # the verdicts before the stage: what the default (stage off) would have shown
+    plain_verdict = verdict_of(plain)
+    first = stage["first_answers_support"]
+    assert first["not_backed"]["answers"] == 1 + (plain_verdict == "not_backed")
+    assert first["not_backed"]["right"] == 1 + (plain_verdict == "not_backed")  # "c" was right first
+    assert first["partly_backed"] == {"answers": 1 + (plain_verdict == "partly_backed"),
+                                      "right": plain_verdict == "partly_backed"}
     assert "second_stage" not in summarize([plain])

@@ -194,3 +194,22 @@ def test_models_lists_the_servers_models(llama_server: RunningServer, capsys) ->
     assert main(["models", "--server", llama_server.url]) == 0
     table = capsys.readouterr().out
     assert "smollm2-135m" in table and f"server 127.0.0.1:{llama_server.port}" in table
+
+
+def test_the_eval_asks_a_server_model(llama_server: RunningServer, burrow_home: Path,
+                                      tmp_path: Path) -> None:
+    """`python -m bench.eval --server URL`: the eval's questions through the server backend, scored
+    and merged under the server's model (what a user with a model on a local server runs)."""
+    from bench.eval.__main__ import main as eval_main
+
+    rows_file, results = tmp_path / "rows.json", tmp_path / "results.json"
+    code = eval_main(["--server", llama_server.url, "--ids", "dotenv-01", "--set", "max_steps=2",
+                      "--policy", "retrieval", "--json", str(rows_file), "--results", str(results)])
+    assert code == 0
+    rows = json.loads(rows_file.read_text())
+    assert [r["id"] for r in rows] == ["dotenv-01"] and rows[0]["answer"].strip()
+    assert rows[0]["seconds"] > 0 and rows[0]["support"] in ("backed", "partly_backed",
+                                                                   "not_backed")
+    run = next(iter(json.loads(results.read_text())["eval"]["runs"].values()))
+    assert run["model"] == "server:smollm2-135m" and run["model_file"] == llama_server.url
+    assert run["summary"]["questions"] == 1 and run["network_attempts"] == 0
