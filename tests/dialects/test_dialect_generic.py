@@ -126,3 +126,21 @@ def test_earlier_turns_render_the_same_when_the_conversation_grows():
              {"role": "user", "content": "And what else?"}]
     first = dialect.render(CONVERSATION, TOOLS, add_generation_prompt=False)
     assert dialect.render(later, TOOLS).startswith(first)
+
+
+def test_a_call_written_in_a_json_fence_is_a_call_and_a_fenced_package_json_an_answer():
+    """What the 1.5B default wrote through llama-cpp-python's server (no grammar there, and the
+    server parses no calls): its call in a ```json fence, then prose and an echo of the tools."""
+    dialect = dialect_for_template(None)
+    raw = ('```json\n{\n  "name": "search_code",\n  "arguments": {\n    "query": "timeout",\n'
+           '    "limit": 8\n  }\n}\n```\n\nThe lines that answer the question are:\n<tools>\n{"type": ')
+    call = dialect.parse(raw).tool_calls[0]
+    assert (call.name, call.arguments) == ("search_code", {"query": "timeout", "limit": 8})
+    answer = '```json\n{"name": "demo", "version": "1.0.0"}\n```\nThat is the package file.'
+    parsed = dialect.parse(answer)
+    assert parsed.tool_calls == () and parsed.content.startswith("```json")
+    assert dialect.parse("```json\n{not json}\n```").tool_calls == ()
+    # while streaming, a reply that may be a fenced call is held back; other code fences show
+    assert [dialect.visible_text(raw[:n]) for n in (3, 8, 20, len(raw))] == ["", "", "", ""]
+    assert dialect.visible_text("```rust\nfn main() {}") == "```rust\nfn main() {}"
+    assert dialect.visible_text("`Session.get` sends") == "`Session.get` sends"

@@ -14,9 +14,14 @@ from typing import Any
 from app.llm.base import ParsedToolCall
 from app.llm.dialects.gbnf import gbnf_literal
 from app.llm.dialects.hermes import parse_tagged_json
-from app.llm.dialects.markup import calls_from_json_text, decode_json_at
+from app.llm.dialects.markup import call_from_object, calls_from_json_text, decode_json_at
 
 _SLASH = re.compile(r"/([A-Za-z_][\w.-]*) ?")
+# A reply that opens with a fenced JSON object: how a model writes its call when nothing
+# constrains it (a server that neither parses calls nor applies a grammar, e.g. llama-cpp-python's
+# own). Only the fenced object is read, and only as a call: {"name": ..., "arguments": ...}.
+_FENCED_OPENING = re.compile(r"```(?:json|JSON)?[ \t]*\n\s*\{")
+_FENCED_OBJECT = re.compile(r"```(?:json|JSON)?[ \t]*\n(\{.*?\})\s*```", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,8 @@ class CallFormat:
             calls = parse_tagged_json(text)[1]
         elif text.startswith("{"):
             calls = calls_from_json_text(text)
+        elif fenced := _FENCED_OBJECT.match(text):
+            calls = _fenced_call(fenced.group(1))
         elif match := _SLASH.match(text):
             decoded = decode_json_at(text, match.end())
             args = decoded[0] if decoded and isinstance(decoded[0], dict) else {}
@@ -52,6 +59,29 @@ class CallFormat:
         else:
             calls = []
         return calls[0] if calls else None
+
+
+_FENCE_OPENINGS = ("```json\n{", "```JSON\n{", "```\n{")
+
+
+def may_be_fenced_call(text: str) -> bool:
+    """Whether streamed text may still turn out to be a fenced call (held back until the turn
+    ends; a fence of code in another language shows at once)."""
+    head = text.lstrip()
+    return bool(_FENCED_OPENING.match(head)) or any(o.startswith(head) for o in _FENCE_OPENINGS)
+
+
+def _fenced_call(body: str) -> list[ParsedToolCall]:
+    """The call in a fenced object only when it is written as one: a name and its arguments (a
+    fenced package.json, {"name": "pkg", "version": ...}, stays an answer)."""
+    try:
+        obj = json.loads(body)
+    except ValueError:
+        return []
+    if not isinstance(obj, dict) or not ({"arguments", "parameters"} & obj.keys()):
+        return []
+    call = call_from_object(obj)
+    return [call] if call is not None else []
 
 
 FORMATS = {f.name: f for f in (CallFormat("json", "{"), CallFormat("tagged", "<"),

@@ -15,7 +15,7 @@ from typing import Any
 from app.errors import ChatTemplateError
 from app.llm.base import Message, ParsedReply, ToolSpec
 from app.llm.dialects import prompts
-from app.llm.dialects.callformats import FORMATS, CallFormat
+from app.llm.dialects.callformats import FORMATS, CallFormat, may_be_fenced_call
 from app.llm.dialects.gbnf import BASE_RULES, PATH_ARGUMENTS, arguments_rules, gbnf_literal
 from app.llm.dialects.jinja_env import render_template
 from app.llm.dialects.markup import arguments_from, split_think, visible_after_think
@@ -138,7 +138,7 @@ class GenericDialect(TemplateDialect):
 
     def visible_text(self, raw_so_far: str) -> str:
         shown = visible_after_think(raw_so_far, self.opens_reasoning, self.end_markers)
-        return "" if shown.startswith(tuple(CALL_STARTS)) else shown
+        return "" if shown.startswith(tuple(CALL_STARTS)) or may_be_fenced_call(shown) else shown
 
     def grammar(self, tools: Sequence[ToolSpec], known_paths: Sequence[str] = (),
                 force_answer: bool = False, require_tool: bool = False,
