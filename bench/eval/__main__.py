@@ -159,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in sorted({q.codebase for q in questions}):
         ensure_codebase(name)  # fetch before the guard: the eval's own download, not the app's
     guard = install_network_guard()
+    attempts_before = len(guard.attempts)  # the guard is process-wide: count this run's only
     if args.server:
         model = connect_server(args.server, args.server_model or None, settings)
         label = f"server:{model.model}"
@@ -182,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
            "policy": tool_policy(settings, model), "scope": scope_of(args), "settings": overrides,
            "summary": summarize(rows), "seconds": round(time.perf_counter() - started, 1),
            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
-           "network_attempts": len(guard.attempts), "threads": settings.n_threads,
+           "network_attempts": len(guard.attempts) - attempts_before, "threads": settings.n_threads,
            "load_avg": [load_at_start, round(os.getloadavg()[0], 1)],
            "rows": [{k: r[k] for k in ("id", "correct", "grounded", "seconds")} for r in rows]}
     run["question_set"] = args.question_set
