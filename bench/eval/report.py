@@ -117,12 +117,9 @@ def second_stage(rows: list[dict[str, Any]]) -> dict[str, Any]:
 def _first_support(rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
     """The verdicts of the answers before the second stage (what the default, stage off, shows),
     each with how many were right."""
-    def first(r: dict[str, Any]) -> dict[str, Any]:
-        return ({"support": r["first_support"], "correct": r["first_correct"]} if "first_answer" in r
-                else r)
-
-    return {v: {"answers": sum(verdict_of(first(r)) == v for r in rows),
-                "right": sum(verdict_of(first(r)) == v and bool(first(r)["correct"]) for r in rows)}
+    firsts = [(verdict_of({"support": r["first_support"]}), r["first_correct"]) if "first_answer" in r
+              else (verdict_of(r), r["correct"]) for r in rows]
+    return {v: {"answers": sum(f == v for f, _ in firsts), "right": sum(f == v and bool(c) for f, c in firsts)}
             for v in VERDICTS}
 
 
