@@ -71,7 +71,7 @@ def _two_decode_threads(ctx: BenchContext, model: Any, raw: Any) -> FigureResult
         return FigureResult(*GEN2, note=f"not measured: {ctx.threads} thread(s), load {load:.1f} on {cores} "
                                         "cores; run with --threads 2 on an idle machine")
     return guarded(GEN2, lambda c: _with_decode_threads(2, model, raw, lambda: measure_generation(
-        c, model, raw, GEN2, 3)), ctx)
+        c, model, raw, GEN2, 5)), ctx)
 
 
 def _with_decode_threads(n: int, model: Any, raw: Any, measure: Any) -> FigureResult:
