@@ -114,6 +114,28 @@ class ToolExecutor:
                      if h.symbol and (h.symbol == name or h.symbol.rsplit(".", 1)[-1] == bare)
                      for line in [_line_naming(h.text, bare, h.start_line)])
 
+    def defined_in(self, path: str) -> tuple[TextHit, ...]:
+        """The definition lines of a workspace file (file_outline's, read under the workspace
+        rules), each with its text; () for a file it cannot outline. The answer check cites, for a
+        "which file defines X" answer that names the file, the ones that name X."""
+        from app.index.languages import language_for
+        from app.tools.outline import outline_text
+        from app.tools.reading import split_lines
+
+        try:
+            rel = self._workspace.normalize(path)
+            language = language_for(rel)
+            if language is None:
+                return ()
+            doc = self._workspace.read_text(rel)
+            if doc.binary:
+                return ()
+            lines = split_lines(doc.text)
+            return tuple(TextHit(LineSpan(rel, d.line + 1, d.line + 1), lines[d.line])
+                         for d in outline_text(doc.text, language) if d.line < len(lines))
+        except Exception:  # a help for the check: an unreadable file or a missing grammar cites nothing
+            log.debug("no outline of %r for the answer check", path, exc_info=True)
+            return ()
 
     def schemas(self) -> list[ToolSpec]:
         return self._registry.specs()

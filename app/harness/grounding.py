@@ -29,6 +29,8 @@ from app.harness.verdict import (
     holds_subject,
     is_echo,
     judge,
+    names_subject,
+    subject_of,
     within,
 )
 from app.values import LineSpan, find_citations
@@ -70,6 +72,7 @@ class NameLookup:
     resolve_path: Callable[[str], str | None] = field(default=lambda name: None)
     read_lines: Callable[[LineSpan], tuple[ShownLine, ...]] = field(default=_no_lines)
     definitions: Callable[[str], tuple[LineSpan, ...]] = field(default=lambda name: ())  # symbol table
+    defined_in: Callable[[str], tuple[ShownLine, ...]] = field(default=lambda path: ())  # a file's definitions
 
 
 EXTENSIONS = ("py pyi js mjs cjs jsx ts tsx go rs java kt c h cc cpp hpp cs rb php swift scala sh "
@@ -121,6 +124,8 @@ def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence
     if not sources and verdict.support is not Support.NOT_BACKED:
         drawn = _group(_score_lines(text, question, lines, _named_paths(text)))
         sources = tuple(dict.fromkeys([*(b.span for b in verdict.backing), *drawn]))
+    if verdict.support is not Support.NOT_BACKED:
+        sources = (*_definitions_named(question, files, sources, names), *sources)
     return AnswerCheck(verdict.support, sources[:max(max_sources, len(places))], unverified, verdict,
                        answer_links(text, names))
 
@@ -164,6 +169,23 @@ def _definition_check(text: str, question: str, named: set[str], names: NameLook
         where = agree[0] if agree else spans[0]
         return Definition(name, bool(agree), names.read_lines(where) or (ShownLine(where, name),))
     return None
+
+
+def _definitions_named(question: str, files: set[str], sources: tuple[LineSpan, ...],
+                       names: NameLookup) -> tuple[LineSpan, ...]:
+    """For a "where is X / which file" question: the definition lines, in the files the answer
+    names, that name X (`type JSONFormatter struct` for "which file defines the JSON formatter?"),
+    when no source already holds one. A right "json_formatter.go" then cites where in it X is."""
+    if not WHERE_QUESTION.search(question) or not files:
+        return ()
+    subject = subject_of(question)
+    found = [d.span for path in sorted(files) for d in names.defined_in(path) if names_subject(subject, d.text)]
+    if any(within(span, s) for span in found for s in sources):
+        return ()
+    return tuple(found[:DEFINITIONS_CITED])
+
+
+DEFINITIONS_CITED = 2
 
 
 def answer_links(text: str, names: NameLookup) -> tuple[PathLink, ...]:
@@ -279,8 +301,11 @@ def _code_names(text: str, known: set[str]) -> set[str]:
 def _score_lines(text: str, question: str, lines: dict[LineSpan, str],
                  named: set[str]) -> dict[LineSpan, int]:
     """A score per shown line: 2 per strong or code term it holds, 1 per weak one; a line of a
-    file the answer names scores at least 1. Lines under 2 do not back the answer."""
+    file the answer names scores at least 1, 2 when it also names the question's subject (the
+    answer "json_formatter.go" to "which file defines the JSON formatter?" draws on the lines of
+    that file that do: `type JSONFormatter struct`). Lines under 2 do not back the answer."""
     terms = answer_terms(text, question)
+    subject = subject_of(question)
     scores: dict[LineSpan, int] = {}
     for span, line in lines.items():
         low = line.lower()
@@ -289,7 +314,7 @@ def _score_lines(text: str, question: str, lines: dict[LineSpan, str],
         if terms.code:
             score += 2 * len(terms.code & {n.lower() for n in _NAME.findall(line)})
         if _names_file(span.path, named):
-            score += 1
+            score += 1 + names_subject(subject, line)
         if score >= 2:
             scores[span] = score
     return scores

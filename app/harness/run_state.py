@@ -93,8 +93,10 @@ class RunState:
         """Lookups of the names an answer mentions: files through the workspace listing, symbols
         through a literal search (both under the workspace rules)."""
         definitions = getattr(self.tools, "definitions", lambda name: ())  # a toolbox with an index
+        defined_in = getattr(self.tools, "defined_in", lambda path: ())
         return NameLookup(lambda name: _has_path(self.files, name), self._has_symbol,
-                          lambda name: resolve_path(self.files, name), self._read_lines, definitions)
+                          lambda name: resolve_path(self.files, name), self._read_lines, definitions,
+                          lambda path: tuple(ShownLine(h.span, h.text) for h in defined_in(path)))
 
     def _read_lines(self, span: LineSpan) -> tuple[ShownLine, ...]:
         """The lines of a span read now (a prose citation's range this run never showed)."""

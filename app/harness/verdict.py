@@ -416,6 +416,12 @@ def holds_subject(question: str, texts: Iterable[str]) -> bool:
     return any(_match(subject, _stems(text)) for text in texts)
 
 
+def names_subject(subject: set[str], text: str) -> bool:
+    """`text` names the subject (subject_of's stems): two of its stems, or its only one."""
+    words = _stems(text)
+    return sum(_match({s}, words) for s in subject) >= min(2, len(subject)) > 0
+
+
 def _line_stems(text: str) -> set[str]:
     """A line's stems, and its dotted numbers (a version the question names is a subject)."""
     return _stems(text) | {n for n in NUMBER.findall(text) if "." in n}

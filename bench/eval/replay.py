@@ -47,7 +47,9 @@ class _ReplayModel:
 def replay_row(row: dict[str, Any], question: Any, tokenizer: Any, settings: Any) -> dict[str, Any]:
     from app.harness import events as ev
     from app.harness.session import Session
+    from bench.eval.ask import Cited
     from bench.eval.codebases import ensure_codebase
+    from bench.eval.scoring import is_grounded
 
     root = ensure_codebase(question.codebase)
     with Session.open(root, _ReplayModel(row["answer"], tokenizer, row.get("token_logprobs")), settings) as session:
@@ -58,6 +60,9 @@ def replay_row(row: dict[str, Any], question: Any, tokenizer: Any, settings: Any
            "support": answer.support.value if answer else "none"}
     if answer is not None:
         out.update(_verdict_fields(answer))
+        cited = [Cited(c.path, c.start_line, c.end_line) for c in answer.citations]
+        out["grounded"] = is_grounded(cited, question.evidence)
+        out["recorded_grounded"] = bool(row.get("grounded"))
     return out
 
 
@@ -80,6 +85,9 @@ def recorded_table(rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
 
 def print_summary(rows: list[dict[str, Any]]) -> None:
     from bench.eval.report import reliability
+
+    grounded = sum(bool(r.get("grounded")) for r in rows)
+    print(f"grounded {grounded}/{len(rows)} (recorded {sum(bool(r.get('recorded_grounded')) for r in rows)})")
 
     for level, cell in reliability(rows).items():
         count = cell["right"] + cell["wrong"]

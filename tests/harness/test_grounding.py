@@ -195,3 +195,24 @@ def test_a_citation_by_the_end_of_a_shown_path_is_that_files_written_in_full() -
     assert verify_answer("See config.py:3.", ev) == ("See.", ())
     streamed = StreamingCitationFilter(ev)
     assert streamed.feed("In parser.py:72 ") + streamed.flush() == "In src/dotenv/parser.py:72 "
+
+
+def test_a_which_file_answer_cites_the_definition_in_the_file_it_names() -> None:
+    """"Which file defines the JSON formatter?" answered "json_formatter.go" drew on no shown line,
+    so it cited nothing; the file's own definition of the subject is where the user should look."""
+    files = ("json_formatter.go", "text_formatter.go")
+    outline = {"json_formatter.go": (ShownLine(LineSpan("json_formatter.go", 12, 12), "func init() {"),
+                                     ShownLine(LineSpan("json_formatter.go", 24, 24), "type JSONFormatter struct {"))}
+    lookup = NameLookup(lambda p: p in files, lambda s: False, lambda p: p if p in files else None,
+                        definitions=lambda name: (), defined_in=lambda path: outline.get(path, ()))
+    ev = evidence({("text_formatter.go", 30): "type TextFormatter struct {",
+                   ("json_formatter.go", 22): "// JSONFormatter formats logs into parsable json"})
+    check = check_answer("The file that defines the JSON formatter is `json_formatter.go`.",
+                         "Which file defines the JSON formatter?", (), ev, lookup, 10, 5)
+    assert check.support is Support.PARTLY, check.verdict
+    assert check.sources[0] == LineSpan("json_formatter.go", 24, 24)
+    assert LineSpan("json_formatter.go", 22, 22) in check.sources  # a shown line of it naming the subject
+    assert LineSpan("json_formatter.go", 12, 12) not in check.sources  # a definition of something else
+    # not a "where" question: no definitions are looked up
+    other = check_answer("It is in `json_formatter.go`.", "How are fields sorted?", (), ev, lookup, 10, 5)
+    assert LineSpan("json_formatter.go", 24, 24) not in other.sources

@@ -62,6 +62,11 @@ def test_the_symbol_table_gives_a_definition_s_own_line(project) -> None:
         line = (project / span.path).read_text(encoding="utf-8").splitlines()[span.start_line - 1]
         assert span.path == "notekeeper/config.py" and line.startswith("def load_config(")
         assert tools.definitions("no_such_name") == ()
+        defined = {hit.text for hit in tools.defined_in("notekeeper/config.py")}
+        assert any(text.startswith("def load_config(") for text in defined)
+        # outside the workspace, missing, or a file without an outline: nothing, and no error
+        assert tools.defined_in("../../etc/passwd") == tools.defined_in("no/such.py") == ()
+        assert tools.defined_in("README.md") == ()
     finally:
         tools.workspace.close()
 
