@@ -33,6 +33,7 @@ from app.harness.verdict import (
     subject_of,
     within,
 )
+from app.index.intent import callee_of
 from app.values import LineSpan, find_citations
 
 __all__ = ["AnswerCheck", "NameLookup", "Support", "check_answer"]
@@ -156,10 +157,16 @@ WHERE_QUESTION = re.compile(r"\b(?:where|which (?:file|module|folder)|what file|
                             re.IGNORECASE)
 
 
+def asks_where_defined(question: str) -> bool:
+    """A "where is X / which file" question about a definition; "where is X called from?" asks
+    for X's callers, whose files are not where X is defined."""
+    return bool(WHERE_QUESTION.search(question)) and callee_of(question) is None
+
+
 def _definition_check(text: str, question: str, named: set[str], names: NameLookup) -> Definition | None:
     """For a "where is X" question: does a file the answer names hold X's definition, as the
     index's symbol table has it? None when the question is not one, or no name is in the table."""
-    if not WHERE_QUESTION.search(question) or not named:
+    if not asks_where_defined(question) or not named:
         return None
     for name in dict.fromkeys([*mentioned_names(text)[1], *mentioned_names(question)[1]]):
         spans = names.definitions(name)
@@ -176,7 +183,7 @@ def _definitions_named(question: str, files: set[str], sources: tuple[LineSpan, 
     """For a "where is X / which file" question: the definition lines, in the files the answer
     names, that name X (`type JSONFormatter struct` for "which file defines the JSON formatter?"),
     when no source already holds one. A right "json_formatter.go" then cites where in it X is."""
-    if not WHERE_QUESTION.search(question) or not files:
+    if not asks_where_defined(question) or not files:
         return ()
     subject = subject_of(question)
     found = [d.span for path in sorted(files) for d in names.defined_in(path) if names_subject(subject, d.text)]

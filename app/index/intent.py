@@ -73,7 +73,9 @@ _LOCATE = re.compile(
 # not X's definition (which holds X's name as often as any caller does)
 _NAME = r"`?((?:[A-Za-z_][\w]*(?:::|\.))*[A-Za-z_]\w*)`?(?:\(\))?`?"
 _CALLERS = (
-    re.compile(r"\b(?:what|which|who)\b[^?]*?\bcalls?\s+" + _NAME, re.IGNORECASE),
+    # "which function calls X", not "which function runs when you call X()" (who calls is the user)
+    re.compile(r"\b(?:what|which|who)\b[^?]*?(?<!\byou )(?<!\bwe )(?<!\bi )(?<!\bto )\bcalls?\s+" + _NAME,
+               re.IGNORECASE),
     re.compile(r"\bcallers?\s+of\s+" + _NAME, re.IGNORECASE),
     re.compile(r"\bwhere\s+(?:is|are|does|do)\s+" + _NAME + r"\s+(?:get\s+)?(?:called|used|invoked)", re.IGNORECASE),
 )

@@ -216,3 +216,20 @@ def test_a_which_file_answer_cites_the_definition_in_the_file_it_names() -> None
     # not a "where" question: no definitions are looked up
     other = check_answer("It is in `json_formatter.go`.", "How are fields sorted?", (), ev, lookup, 10, 5)
     assert LineSpan("json_formatter.go", 24, 24) not in other.sources
+
+
+def test_where_a_function_is_called_from_is_not_checked_as_its_definition() -> None:
+    """"Where is load_config called from?" is answered with the callers' files, which do not define
+    it: the symbol table's word on definitions does not apply (it made right answers not backed)."""
+    ev = evidence({("src/app/config.py", 29): "def load_config(path):",
+                   ("src/app/store.py", 3): "config = load_config(PATH)"})
+    table = {"load_config": (LineSpan("src/app/config.py", 29, 29),)}
+    lookup = NameLookup(names().has_path, names().has_symbol,
+                        lambda p: next((f for f in FILES if f == p or f.endswith("/" + p)), None),
+                        lambda span: (ShownLine(span, "def load_config(path):"),),
+                        lambda name: table.get(name, ()))
+    check = check_answer("`load_config` is called in `src/app/store.py`: `config = load_config(PATH)`.",
+                         "Where is load_config called from?", (), ev, lookup, 10, 5)
+    assert check.support is not Support.NOT_BACKED
+    assert not any("in the file named" in m for m in check.verdict.missing)
+    assert check.sources[0] == LineSpan("src/app/store.py", 3, 3)

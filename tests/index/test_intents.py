@@ -19,6 +19,9 @@ from .conftest import paths
     ("What does the parser call when a line fails?", None),  # `when` is no function
     ("What calls render?", None),  # a plain word: a name only in backticks or with ()
     ("Who calls it?", None),
+    # the user calls it: the question asks what runs, not who calls express()
+    ("Which function creates an application when you call express(), and in which file is it?", None),
+    ("What must I do before I call setup_logging()?", None),
 ])
 def test_the_function_a_callers_question_asks_about(question: str, callee: str | None) -> None:
     assert callee_of(question) == callee
