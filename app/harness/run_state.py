@@ -144,9 +144,19 @@ class RunState:
         self.shared = shared_prefix(layout, self.tools.label)
         self.first_own = len(history) + 1
 
+    def _intro_settings(self, layout: str) -> Settings:
+        """The settings, with the first prompt's chunk budget cut to what a small context leaves
+        beside the system text, the tool schemas (each step's fit counts them), the layout, the
+        question and the reply's reserve: 2,000 tokens of code do not fit n_ctx 2048."""
+        opening = [system_message(), {"role": "user", "content": f"{layout}\n{self.question}"}]
+        room = self.budget.limit_tokens - self.budget.measure(opening, self.specs) - INTRO_SLACK_TOKENS
+        if room >= self.settings.intro_index_tokens:
+            return self.settings
+        return self.settings.model_copy(update={"intro_index_tokens": max(0, room)})
+
     def _question_with_reads(self, layout: str) -> Iterator[RunEvent]:
         reads = []
-        for item in intro_reads(self.question, self.tools, self.settings, self.known_paths,
+        for item in intro_reads(self.question, self.tools, self._intro_settings(layout), self.known_paths,
                                 self.budget.tokens):
             if isinstance(item, IntroRead):
                 self.evidence.add(item.spans, item.hits)
@@ -155,6 +165,11 @@ class RunState:
             else:
                 yield item
         return question_message(self.question, layout, reads)
+
+
+# Tokens of the first prompt besides its system text, layout, question and chunks: the headers,
+# each chunk's `path:start-end` and fences, the answer line.
+INTRO_SLACK_TOKENS = 200
 
 
 def _has_path(files: tuple[str, ...], name: str) -> bool:

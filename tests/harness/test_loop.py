@@ -500,3 +500,16 @@ def test_an_answer_that_leaves_out_callers_gets_the_rest_from_the_index_under_it
     only_test = ScriptedModel(["`test_missing_file_gives_defaults` calls `load_config` (tests/check_config.py:7)."])
     answer = only(run(only_test, tools, settings, question="What calls load_config?"), ev.AnswerCompleted)[0]
     assert answer.support is Support.PARTLY and [c.text for c in answer.left_out] == ["main"]
+
+
+def test_a_small_context_cuts_the_first_prompt_s_chunks_to_fit(tools):
+    """A user who sets n_ctx 2048 keeps 1,024 for the reply: the 2,000-token chunk budget would not
+    fit beside the system text and the tool schemas; the chunks are cut to the room left, and the
+    question is still answered (it stopped with "no longer fits the model's context")."""
+    model = ScriptedModel(["500."], context_length=2000)
+    settings = Settings(n_threads=1, n_ctx=2000, context_reserve_tokens=300, intro_index_tokens=2000)
+    events = run(model, tools, settings, question="What is the default maximum note length?")
+    assert events[-1].reason is StopReason.ANSWERED
+    first = model.requests[0].messages[-1]["content"]
+    shown = first.split(prompts.INDEX_HEADER, 1)[1].split("\n\nQuestion:", 1)[0].strip()
+    assert 0 < model.count_tokens(shown) <= 300 and "DEFAULT_MAX_NOTE_LENGTH = 500" in shown
