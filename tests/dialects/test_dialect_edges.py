@@ -136,3 +136,37 @@ def test_any_output_parses_without_error_and_streams_monotonically(name, parts):
         now = dialect.visible_text(raw[:end])
         assert now.startswith(shown), (raw[:end], shown, now)
         shown = now
+
+
+def test_hold_back_keeps_only_a_tail_that_may_grow_into_a_marker() -> None:
+    from app.llm.dialects.markup import hold_back
+
+    markers = ("<tool_call>", "", "<|im_end|>")
+    assert hold_back("The answer is 42 <tool", markers) == "The answer is 42 "
+    assert hold_back("a <|im", markers) == "a "
+    assert hold_back("a < b", markers) == "a < b"  # "< b" starts no marker
+    assert hold_back("x <", markers) == "x "
+    assert hold_back("done", ()) == "done"
+    assert hold_back("", markers) == ""
+
+
+def test_the_logprob_reader_matches_a_plain_log_softmax_when_the_row_moves() -> None:
+    import ctypes
+    import math
+
+    import numpy as np
+
+    from app.llm.llama_stream import logprob_reader
+
+    rows = [np.array([1.0, 2.0, 3.0, 0.5], dtype=np.float32), np.array([0.0, 0.0, 4.0, 1.0], dtype=np.float32)]
+    current = [rows[0]]
+    read = logprob_reader(lambda: current[0].ctypes.data_as(ctypes.POINTER(ctypes.c_float)), 4)
+
+    def expected(row: np.ndarray, token: int) -> float:
+        return round(float(row[token]) - math.log(sum(math.exp(float(v)) for v in row)), 4)
+
+    assert read(2) == expected(rows[0], 2)
+    rows[0][2] = -1.0  # the same buffer, new logits: read in place
+    assert read(2) == expected(rows[0], 2)
+    current[0] = rows[1]  # another buffer
+    assert read(3) == expected(rows[1], 3)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from typing import Any
 
 from app.llm.base import ParsedToolCall
@@ -131,12 +132,19 @@ def first_index(text: str, markers: Iterable[str]) -> int:
 
 def hold_back(text: str, markers: Iterable[str]) -> str:
     """Text minus a tail that could be the start of a marker still arriving."""
-    markers = [m for m in markers if m]
-    for size in range(min(len(text), max((len(m) for m in markers), default=0)), 0, -1):
-        tail = text[-size:]
-        if any(m.startswith(tail) for m in markers):
+    starts, longest = _marker_starts(tuple(markers))
+    for size in range(min(len(text), longest), 0, -1):
+        if text[-size:] in starts:
             return text[:-size]
     return text
+
+
+@lru_cache(maxsize=64)
+def _marker_starts(markers: tuple[str, ...]) -> tuple[frozenset[str], int]:
+    """Every non-empty start of every marker, and the longest marker's length: hold_back runs on
+    every streamed token, and a set lookup per tail length beats testing each marker."""
+    found = [m for m in markers if m]
+    return frozenset(m[:n] for m in found for n in range(1, len(m) + 1)), max(map(len, found), default=0)
 
 
 def visible_before(text: str, markers: Iterable[str]) -> str:
