@@ -79,15 +79,29 @@ def link_paths(text: str, links: Iterable[tuple[str, LineSpan]]) -> str:
     ordered = sorted({(written, span) for written, span in links if written}, key=lambda x: -len(x[0]))
     if not ordered:
         return text
-    pattern = re.compile("|".join(r"(?<![\w/.\[])" + re.escape(w) + r"(?![\w/])" for w, _ in ordered))
     spans = dict(ordered)
 
     def replace(match: re.Match[str]) -> str:
         written = match.group(0)
         return f"[{written.replace('`', '')}]({cite_href(spans[written])})"
 
-    parts = re.split(r"(```.*?(?:```|$)|\[[^\]]*\]\([^)]*\))", text, flags=re.S)
-    return "".join(p if p.startswith(("```", "[")) else pattern.sub(replace, p) for p in parts)
+    def code_span(part: str) -> str:
+        """A code span that is a path the answer names (`a.py`) becomes a link as a whole; a link
+        inside one would show as its Markdown source ("[a.py](cite:a.py:1-1)")."""
+        span = spans.get(part[1:-1])
+        return f"[{part}]({cite_href(span)})" if span is not None else part
+
+    # first the forms with backticks in them ("`a.py` lines 3-9"), then paths in plain text and
+    # code spans that are a path; never inside fenced code, other code spans or links already made
+    ticked, plain = [w for w, _ in ordered if "`" in w], [w for w, _ in ordered if "`" not in w]
+    for forms, code in ((ticked, r"(?!)"), (plain, r"`[^`\n]+`")):
+        if not forms:
+            continue
+        pattern = re.compile("|".join(r"(?<![\w/.\[])" + re.escape(w) + r"(?![\w/])" for w in forms))
+        parts = re.split(rf"(```.*?(?:```|$)|\[[^\]]*\]\([^)]*\)|{code})", text, flags=re.S)
+        text = "".join(p if p.startswith(("```", "[")) else code_span(p) if p.startswith("`") and len(p) > 1
+                       else pattern.sub(replace, p) for p in parts)
+    return text
 
 
 def split_finished_blocks(text: str) -> tuple[str, str]:

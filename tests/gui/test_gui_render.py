@@ -115,3 +115,18 @@ def test_callers_an_answer_leaves_out_are_linked_in_the_verdict_detail() -> None
                              left_out=(ShownLine(LineSpan("lib/sender.js", 186, 186), "Sender.close"),))
     shown = support_html("partly_backed", (), None, verdict_detail(answer))
     assert "Sender.close" in shown and 'href="cite:lib/sender.js:186-186"' in shown
+
+
+def test_a_path_written_as_code_is_a_link_not_its_markdown_source() -> None:
+    """"The file ... is `json_formatter.go`." showed "[json_formatter.go](cite:json_formatter.go:1-1)"
+    in the window: the link was made inside the code span."""
+    from app.gui.render import answer_html, parse_cite_href
+    from app.values import LineSpan
+
+    span = LineSpan("json_formatter.go", 1, 1)
+    rendered = answer_html("The file that defines it is `json_formatter.go`. Run `go vet json_formatter.go`.",
+                           (), links=(("json_formatter.go", span),))
+    assert "cite:" not in re.sub(r'href="[^"]+"', "", rendered)  # no link source shown as text
+    hrefs = re.findall(r'href="([^"]+)"', rendered)
+    assert [parse_cite_href(h) for h in hrefs] == [span]  # the path alone; not inside a longer command
+    assert "<code>json_formatter.go</code>" in rendered and "<code>go vet json_formatter.go</code>" in rendered
