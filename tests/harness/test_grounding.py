@@ -139,9 +139,9 @@ def test_prose_citations_in_the_forms_models_write() -> None:
     assert find_prose_citations("README.md:202-220 and 5 lines") == []
 
 
-def test_a_where_answer_is_checked_against_the_symbol_table() -> None:
-    """Issue 22: "where is X defined" has one answer in the index; an answer naming another file is
-    not backed whatever it cites, and shows the definition instead."""
+def _load_config_defined_in_config_py() -> tuple[Evidence, NameLookup]:
+    """Shown: load_config's definition in config.py and a call in store.py; the symbol table
+    defines it in config.py."""
     ev = evidence({("src/app/config.py", 29): "def load_config(path):",
                    ("src/app/store.py", 3): "config = load_config(PATH)"})
     table = {"load_config": (LineSpan("src/app/config.py", 29, 29),)}
@@ -149,6 +149,13 @@ def test_a_where_answer_is_checked_against_the_symbol_table() -> None:
                         lambda p: next((f for f in FILES if f == p or f.endswith("/" + p)), None),
                         lambda span: (ShownLine(span, "def load_config(path):"),),
                         lambda name: table.get(name, ()))
+    return ev, lookup
+
+
+def test_a_where_answer_is_checked_against_the_symbol_table() -> None:
+    """Issue 22: "where is X defined" has one answer in the index; an answer naming another file is
+    not backed whatever it cites, and shows the definition instead."""
+    ev, lookup = _load_config_defined_in_config_py()
     wrong = check_answer("`load_config` is defined in `src/app/store.py`.", "Where is load_config defined?",
                          (), ev, lookup, 10, 5)
     right = check_answer("`load_config` is defined in `src/app/config.py`.", "Where is load_config defined?",
@@ -221,13 +228,7 @@ def test_a_which_file_answer_cites_the_definition_in_the_file_it_names() -> None
 def test_where_a_function_is_called_from_is_not_checked_as_its_definition() -> None:
     """"Where is load_config called from?" is answered with the callers' files, which do not define
     it: the symbol table's word on definitions does not apply (it made right answers not backed)."""
-    ev = evidence({("src/app/config.py", 29): "def load_config(path):",
-                   ("src/app/store.py", 3): "config = load_config(PATH)"})
-    table = {"load_config": (LineSpan("src/app/config.py", 29, 29),)}
-    lookup = NameLookup(names().has_path, names().has_symbol,
-                        lambda p: next((f for f in FILES if f == p or f.endswith("/" + p)), None),
-                        lambda span: (ShownLine(span, "def load_config(path):"),),
-                        lambda name: table.get(name, ()))
+    ev, lookup = _load_config_defined_in_config_py()
     check = check_answer("`load_config` is called in `src/app/store.py`: `config = load_config(PATH)`.",
                          "Where is load_config called from?", (), ev, lookup, 10, 5)
     assert check.support is not Support.NOT_BACKED
