@@ -26,6 +26,7 @@ from app.errors import BurrowError
 from app.settings import Settings
 from app.tools.base import ChunkLines, Reference, TextHit
 from app.tools.calls_text import call_text
+from app.tools.outline import outline_of
 from app.tools.registry import Tool, ToolRegistry, default_tools
 from app.values import LineSpan, ToolSpec
 from app.workspace import MissingPathError, Workspace
@@ -118,21 +119,10 @@ class ToolExecutor:
         """The definition lines of a workspace file (file_outline's, read under the workspace
         rules), each with its text; () for a file it cannot outline. The answer check cites, for a
         "which file defines X" answer that names the file, the ones that name X."""
-        from app.index.languages import language_for
-        from app.tools.outline import outline_text
-        from app.tools.reading import split_lines
-
         try:
-            rel = self._workspace.normalize(path)
-            language = language_for(rel)
-            if language is None:
-                return ()
-            doc = self._workspace.read_text(rel)
-            if doc.binary:
-                return ()
-            lines = split_lines(doc.text)
+            rel, _, lines, found = outline_of(self._workspace, path)
             return tuple(TextHit(LineSpan(rel, d.line + 1, d.line + 1), lines[d.line])
-                         for d in outline_text(doc.text, language) if d.line < len(lines))
+                         for d in found if d.line < len(lines))
         except Exception:  # a help for the check: an unreadable file or a missing grammar cites nothing
             log.debug("no outline of %r for the answer check", path, exc_info=True)
             return ()

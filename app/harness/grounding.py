@@ -178,6 +178,9 @@ def _definition_check(text: str, question: str, named: set[str], names: NameLook
     return None
 
 
+DEFINITIONS_CITED = 2  # definition lines a "which file" answer cites, at most
+
+
 def _definitions_named(question: str, files: set[str], sources: tuple[LineSpan, ...],
                        names: NameLookup) -> tuple[LineSpan, ...]:
     """For a "where is X / which file" question: the definition lines, in the files the answer
@@ -190,9 +193,6 @@ def _definitions_named(question: str, files: set[str], sources: tuple[LineSpan, 
     if any(within(span, s) for span in found for s in sources):
         return ()
     return tuple(found[:DEFINITIONS_CITED])
-
-
-DEFINITIONS_CITED = 2
 
 
 def answer_links(text: str, names: NameLookup) -> tuple[PathLink, ...]:

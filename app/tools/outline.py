@@ -29,7 +29,15 @@ def file_outline(ws: Workspace, args: FileOutlineArgs) -> ToolOutput:
         path: source file relative to the workspace root.
         start_line: list only definitions starting at or after this line.
     """
-    rel = ws.normalize(args.path)
+    rel, language, lines, found = outline_of(ws, args.path)
+    found = [d for d in found if d.line + 1 >= args.start_line]
+    return _render(ws, rel, language, len(lines), found, args.start_line)
+
+
+def outline_of(ws: Workspace, path: str) -> tuple[str, str, list[str], list[Definition]]:
+    """(the path as the workspace names it, its language, its lines, every definition in it),
+    read under the workspace rules; ToolExecutionError for a file it cannot outline."""
+    rel = ws.normalize(path)
     language = language_for(rel)
     if language is None:
         kinds = ", ".join(sorted(_EXTENSIONS))
@@ -38,8 +46,7 @@ def file_outline(ws: Workspace, args: FileOutlineArgs) -> ToolOutput:
     doc = ws.read_text(rel)
     if doc.binary:
         raise ToolExecutionError(f"{rel} is a binary file ({doc.sniffed.kind}); it has no outline")
-    found = [d for d in outline_text(doc.text, language) if d.line + 1 >= args.start_line]
-    return _render(ws, rel, language, len(split_lines(doc.text)), found, args.start_line)
+    return rel, language, split_lines(doc.text), outline_text(doc.text, language)
 
 
 def outline_text(text: str, language: str) -> list[Definition]:
