@@ -8,9 +8,10 @@ how many of the question's words they hold (what the first prompt used before th
 The bench group (`measure`) reports the tuning set only: the held-out set is measured by hand,
 with `--set heldout`, and each such run written down in docs/eval.md, so that no one tunes the
 ranking on held-out misses by watching the bench. `--set tuning2` measures the second tuning
-set (five other code bases, one per language); `both` stays tuning and held-out.
+set (five other code bases, one per language), `--set tuning3` the third (the held-out set until
+2026-12-02); `both` stays tuning and held-out.
 
-    python -m bench.fig_retrieval [--set tuning|tuning2|heldout|both] [--questions FILE]
+    python -m bench.fig_retrieval [--set tuning|tuning2|tuning3|heldout|both] [--questions FILE]
                                   [--misses] [--json OUT]
 """
 
@@ -42,7 +43,8 @@ FILE = (
 QUESTIONS = Path(__file__).resolve().parent / "eval" / "questions.json"
 HELDOUT = Path(__file__).resolve().parent / "eval" / "heldout.json"
 TUNING2 = Path(__file__).resolve().parent / "eval" / "tuning2.json"
-SETS = {"tuning": QUESTIONS, "heldout": HELDOUT, "tuning2": TUNING2}
+TUNING3 = Path(__file__).resolve().parent / "eval" / "tuning3.json"
+SETS = {"tuning": QUESTIONS, "heldout": HELDOUT, "tuning2": TUNING2, "tuning3": TUNING3}
 BOTH = ("tuning", "heldout")  # what --set both measures
 TOP = 5
 NAIVE_WINDOW = 40

@@ -1,13 +1,14 @@
 """`python -m bench.eval`: ask the eval's questions through the real harness and score them.
 
-    python -m bench.eval [--set tuning|tuning2|heldout] [--model NAME_OR_PATH] [--codebase NAME]
+    python -m bench.eval [--set tuning|tuning2|tuning3|heldout] [--model NAME_OR_PATH] [--codebase NAME]
                          [--limit N] [--policy off|offered|first_call] [--set KEY=VALUE]
                          [--server URL [--server-model NAME]]
                          [--json OUT] [--table docs/eval.md]
 
 `--set tuning` (the default) asks the tuning set (questions.json), `--set tuning2` the second
-tuning set (tuning2.json: five other code bases, one per language), `--set heldout` the held-out
-set (heldout.json: tune nothing on it; docs/eval.md says how its runs are written down). Code
+tuning set (tuning2.json: five other code bases, one per language), `--set tuning3` the third
+(tuning3.json: the held-out set until 2026-12-02), `--set heldout` the held-out set (heldout.json:
+tune nothing on it; docs/eval.md says how its runs are written down). Code
 bases are fetched and cached on first use (~/.cache/burrow-eval). Each run is merged into
 bench/results.json under "eval" (other keys are kept) and its tables written to --table.
 """
@@ -41,7 +42,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--policy", choices=("auto", "retrieval", "offered", "first_call"), default=None,
                    help="the tool policy setting (default: auto, the model's measured best)")
     p.add_argument("--set", action="append", default=[], metavar="SET|KEY=VALUE",
-                   help="tuning, tuning2 or heldout: the question set (default tuning); KEY=VALUE: "
+                   help="tuning, tuning2, tuning3 or heldout: the question set (default tuning); KEY=VALUE: "
                    "override another setting for this run")
     p.add_argument("--threads", type=int, default=0,
                    help="llama.cpp threads (default: Burrow's, or 1 when the machine is busy)")
@@ -64,14 +65,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 def split_set_args(values: list[str]) -> tuple[str, list[str]]:
-    """`--set` names the question set (tuning, tuning2, heldout) or overrides a setting
+    """`--set` names the question set (tuning, tuning2, tuning3, heldout) or overrides a setting
     (KEY=VALUE)."""
     from bench.eval.questions import EvalSet
 
     names = [v for v in values if "=" not in v]
     unknown = [v for v in names if v not in {s.value for s in EvalSet}]
     if unknown:
-        raise ValueError(f"--set {unknown[0]}: expected tuning, heldout, tuning2 or KEY=VALUE")
+        raise ValueError(f"--set {unknown[0]}: expected tuning, heldout, tuning2, tuning3 or KEY=VALUE")
     if len(set(names)) > 1:
         raise ValueError("--set: choose one question set")
     return (names[0] if names else EvalSet.TUNING.value), [v for v in values if "=" in v]
@@ -111,7 +112,7 @@ def select(questions, args: argparse.Namespace) -> list:
 
 
 def scope_of(args: argparse.Namespace) -> str:
-    # tuning keeps its old run keys; another set's scope starts with its name (heldout, tuning2)
+    # tuning keeps its old run keys; another set's scope starts with its name (heldout, tuning2, tuning3)
     question_set = getattr(args, "question_set", "tuning")
     parts = ["" if question_set == "tuning" else question_set,
              f"codebase={args.codebase}" if args.codebase else "",

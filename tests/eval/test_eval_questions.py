@@ -25,6 +25,7 @@ from bench.eval.questions import (
 QUESTIONS = load_questions()
 HELDOUT = load_set(EvalSet.HELDOUT)
 TUNING2 = load_set(EvalSet.TUNING2)
+TUNING3 = load_set(EvalSet.TUNING3)
 CODEBASES = load_codebases()
 OFFLINE_ENV = "BURROW_EVAL_OFFLINE"  # set to 1 to skip (loudly) the tests that fetch code bases
 
@@ -38,11 +39,12 @@ def test_the_tuning_set_is_large_and_varied() -> None:
     assert {q.difficulty.value for q in QUESTIONS} == {"easy", "medium", "hard"}
 
 
-def test_the_heldout_set_is_large_varied_and_apart_from_the_tuning_set() -> None:
+def test_the_heldout_set_is_large_varied_and_apart_from_the_tuning_sets() -> None:
     per_codebase = Counter(q.codebase for q in HELDOUT)
     assert len(HELDOUT) >= 120 and len(per_codebase) >= 8 and min(per_codebase.values()) >= 12
-    assert not set(per_codebase) & {q.codebase for q in QUESTIONS}  # code nobody tuned on
-    assert not {q.id for q in HELDOUT} & {q.id for q in QUESTIONS}
+    tuned = (*QUESTIONS, *TUNING2, *TUNING3)
+    assert not set(per_codebase) & {q.codebase for q in tuned}  # code nobody tuned on
+    assert not {q.id for q in HELDOUT} & {q.id for q in tuned}
     languages = Counter(CODEBASES[q.codebase].language for q in HELDOUT)
     assert set(languages) >= {"Python", "JavaScript", "TypeScript", "Go", "Rust"}
     assert min(languages.values()) >= 15
@@ -54,8 +56,8 @@ def test_the_heldout_set_is_large_varied_and_apart_from_the_tuning_set() -> None
 def test_the_second_tuning_set_covers_five_new_code_bases_one_per_language() -> None:
     per_codebase = Counter(q.codebase for q in TUNING2)
     assert len(TUNING2) >= 55 and len(per_codebase) == 5 and min(per_codebase.values()) >= 10
-    assert not set(per_codebase) & {q.codebase for q in (*QUESTIONS, *HELDOUT)}
-    assert not {q.id for q in TUNING2} & {q.id for q in (*QUESTIONS, *HELDOUT)}
+    assert not set(per_codebase) & {q.codebase for q in (*QUESTIONS, *TUNING3)}
+    assert not {q.id for q in TUNING2} & {q.id for q in (*QUESTIONS, *TUNING3)}
     languages = Counter(CODEBASES[c].language for c in per_codebase)
     assert set(languages) == {"Python", "JavaScript", "TypeScript", "Go", "Rust"}
     assert {q.kind for q in TUNING2} == set(Kind)
@@ -64,8 +66,17 @@ def test_the_second_tuning_set_covers_five_new_code_bases_one_per_language() -> 
         assert any(q.kind == Kind.CALLERS for q in TUNING2 if q.codebase == name)
 
 
+def test_the_third_tuning_set_is_the_old_heldout_set_on_its_own_code_bases() -> None:
+    """The held-out set until 2026-12-02 (six runs looked at): tuned on from then on."""
+    per_codebase = Counter(q.codebase for q in TUNING3)
+    assert len(TUNING3) == 134 and len(per_codebase) == 9
+    assert not set(per_codebase) & {q.codebase for q in QUESTIONS}
+    assert set(Counter(CODEBASES[c].language for c in per_codebase)) == {
+        "Python", "JavaScript", "TypeScript", "Go", "Rust"}
+
+
 def test_every_code_base_is_used_and_pinned() -> None:
-    assert set(CODEBASES) == {q.codebase for q in (*QUESTIONS, *HELDOUT, *TUNING2)}
+    assert set(CODEBASES) == {q.codebase for q in (*QUESTIONS, *HELDOUT, *TUNING2, *TUNING3)}
     for codebase in CODEBASES.values():
         assert codebase.version and len(codebase.sha256) == 64 and codebase.license
         assert codebase.kind in KINDS
@@ -104,7 +115,7 @@ def test_evidence_holds_in_the_real_code_base(name: str) -> None:
     except CodebaseError as exc:
         pytest.fail(f"could not fetch the eval code base {name} ({exc}); set {OFFLINE_ENV}=1 "
                     "to skip the evidence checks on a machine without a network")
-    problems = [p for q in (*QUESTIONS, *HELDOUT, *TUNING2) if q.codebase == name
+    problems = [p for q in (*QUESTIONS, *HELDOUT, *TUNING2, *TUNING3) if q.codebase == name
                 for p in check_evidence(q, root)]
     assert problems == []
 
