@@ -49,13 +49,15 @@ def replay_row(row: dict[str, Any], question: Any, tokenizer: Any, settings: Any
     from app.harness.session import Session
     from bench.eval.ask import Cited
     from bench.eval.codebases import ensure_codebase
-    from bench.eval.scoring import is_grounded
+    from bench.eval.scoring import is_correct, is_grounded
 
     root = ensure_codebase(question.codebase)
     with Session.open(root, _ReplayModel(row["answer"], tokenizer, row.get("token_logprobs")), settings) as session:
         events = list(session.ask(question.question))
     answer = next((e for e in events if isinstance(e, ev.AnswerCompleted)), None)
-    out = {"id": row["id"], "kind": row.get("kind", ""), "correct": row["correct"],
+    # scored again: a scoring fix (a number written "v18") applies to recorded answers too
+    out = {"id": row["id"], "kind": row.get("kind", ""),
+           "correct": is_correct(row["answer"], question.keywords), "recorded_correct": row["correct"],
            "recorded_support": row.get("support", ""),
            "support": answer.support.value if answer else "none"}
     if answer is not None:

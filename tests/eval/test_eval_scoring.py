@@ -78,3 +78,5 @@ def test_a_number_keyword_must_stand_alone() -> None:
     assert not is_correct("It has 12 parts, version 2.0, and 2x speed", [["2"]])
     assert is_correct("Requires Node.js 0.10 or higher", [["0.10"]])
     assert not is_correct("Requires Node.js 0.100", [["0.10"]])
+    assert is_correct("It requires at least v18.", [["18"]])  # tuning3's cmdr-13, scored wrong before
+    assert not is_correct("It requires dev18 or rev18", [["18"]])
