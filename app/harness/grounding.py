@@ -21,6 +21,7 @@ from app.harness.verdict import (
     NUMBER,
     PLAIN,
     URL,
+    WHERE_QUESTION,
     WORD,
     Definition,
     ShownLine,
@@ -150,11 +151,6 @@ def _prose_sources(text: str, evidence: Evidence, names: NameLookup
         if span not in spans:
             spans.append(span)
     return tuple(spans), tuple(read)
-
-
-# Questions that ask where something is: the symbol table knows where a name is defined.
-WHERE_QUESTION = re.compile(r"\b(?:where|which (?:file|module|folder)|what file|defined|implemented)\b",
-                            re.IGNORECASE)
 
 
 def asks_where_defined(question: str) -> bool:

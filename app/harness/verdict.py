@@ -103,6 +103,10 @@ WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]+")
 NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w])")
 _QUOTED = re.compile(r"(?<![\w])[\"']([^\"'\n]{1,60})[\"'](?![\w])")
 _TICKED = re.compile(r"`([^`\n]{1,80})`")
+# A media type is a value (`text/html`), though no quotes or ticks mark it: an answer listing the
+# types a middleware handles claims each one.
+_MEDIA_TYPE = re.compile(r"(?<![\w/])(?:text|application|image|audio|video|multipart|font)/"
+                         r"[\w*+-]+(?:\.[\w*+-]+)*")
 URL = re.compile(r"\w+://\S+")
 _SPLIT = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _FENCED = re.compile(r"```.*?(?:```|$)", re.S)
@@ -125,6 +129,9 @@ PLACE_WORDS = frozenset(
     "holds answer done sets field attribute property section higher later root folder directory "
     "typically given specifically defined found following example means true false none null".split()
 )
+# Questions that ask where something is (a file or a place is their answer).
+WHERE_QUESTION = re.compile(r"\b(?:where|which (?:file|module|folder)|what file|defined|implemented)\b",
+                            re.IGNORECASE)
 # Line references are where a claim is, not a claim: `a.py:3-9`, "lines 3-9", "line 12".
 _LINE_REFS = re.compile(r"(?<![\w])(?:lines?|L)\s*\d+(?:\s*(?:-|\u2013|to|through|and)\s*(?:line\s+)?\d+)?",
                         re.IGNORECASE)
@@ -147,7 +154,8 @@ def claims_of(answer: str, question: str, paths: Iterable[str] = ()) -> Claims:
     asked = _stems(question) | asked_words
     text = _without_places(URL.sub(" ", answer), paths)
     key: dict[str, None] = {}
-    for value in [*NUMBER.findall(text), *_QUOTED.findall(text), *_TICKED.findall(text)]:
+    for value in [*NUMBER.findall(text), *_QUOTED.findall(text), *_TICKED.findall(text),
+                  *_MEDIA_TYPE.findall(text)]:
         value = value.strip().strip("`'\"").removesuffix("()").lower()
         if value and not _said(value, asked_words):
             key.setdefault(value, None)
@@ -207,6 +215,7 @@ class Findings:
     place: Place
     beside_subject: bool  # a line names the subject with two of the answer's prose words
     file_names_subject: bool  # a file the answer names has a line naming the subject
+    asks_place: bool = False  # the question asks where something is: a cited place is an answer
 
     @property
     def prose_share(self) -> float:
@@ -275,7 +284,8 @@ def find_claims(answer: str, question: str, lines: dict[LineSpan, str], paths: I
         tuple(p for p in claims.prose if p in all_stems), backing,
         _closest(claims, subject, lines, lowered, stems), _place_status(places, subject, stems, backing),
         any(_match(subject, words) and len(prose & words) >= 2 for words in stems.values()),
-        any(span.path in files and _match(subject, words) for span, words in stems.items()))
+        any(span.path in files and _match(subject, words) for span, words in stems.items()),
+        bool(WHERE_QUESTION.search(question)))
 
 
 def _support(f: Findings) -> Support:
@@ -287,7 +297,8 @@ def _support(f: Findings) -> Support:
     if place is Place.MISS and not f.found_keys:
         return Support.NOT_BACKED
     if place not in (Place.MISS, Place.NEAR) and (
-            (keys_ok and prose_ok) or (place is Place.HOLDS and not claims.key and prose_ok) or keyless_ok):
+            (keys_ok and prose_ok) or (place is Place.HOLDS and not claims.key and prose_ok
+                                        and (claims.prose or f.asks_place)) or keyless_ok):
         return Support.BACKED
     says_nothing = not claims.key and not claims.prose  # it only restates the question
     if says_nothing and f.file_names_subject:  # "src/pkg/parser.py": for a where question, a file is its claim

@@ -79,3 +79,32 @@ def test_a_method_named_with_its_class_is_found_by_its_own_name() -> None:
     assert verdict.found == ("sessionredirectmixin.rebuild_auth",)
     assert judge("It is called in `Session.prepare_request`.", "What calls get_netrc_auth?", lines).found == ()
     assert claims_of("See setup.py.", "Which file?").key == ()  # a file name is not a qualified name
+
+
+STRINGIFY = {LineSpan("test/stringify.js", 641 + i, 641 + i): f"  st.equal(qs.stringify({{ a: {i} }}), 'a={i}');"
+             for i in range(3)}
+
+
+def test_a_place_that_names_the_subject_backs_a_where_answer_but_not_a_how_answer() -> None:
+    """tuning3's qs-08: "The file that shows how qs.stringify notices ... is test/stringify.js:641-680"
+    names a place and says nothing about how; a place is the answer only to a where question."""
+    place = (LineSpan("test/stringify.js", 641, 680),)
+    how = judge("The file that shows how qs.stringify notices that an object refers to itself is "
+                "test/stringify.js:641-680.", "How does qs.stringify notice that an object refers to itself?",
+                STRINGIFY, paths=["test/stringify.js"], places=place)
+    where = judge("qs.stringify is tested in test/stringify.js:641-680.",
+                  "Where is qs.stringify tested?", STRINGIFY, paths=["test/stringify.js"], places=place)
+    assert how.support is Support.PARTLY and where.support is Support.BACKED
+
+
+def test_media_types_are_claims() -> None:
+    """tuning3's chi-05: a list of content types with one the lines never state is not backed."""
+    lines = {LineSpan("middleware/compress.go", 18, 18): '\t"text/html",',
+             LineSpan("middleware/compress.go", 19, 19): '\t"text/plain",',
+             LineSpan("middleware/compress.go", 17, 17): "var defaultCompressibleContentTypes = []string{"}
+    question = "Which content types does the Compress middleware compress by default?"
+    claims = claims_of("It compresses text/html, text/plain and application/*/*.", question)
+    assert claims.key == ("text/html", "text/plain", "application/*")
+    verdict = judge("It compresses text/html, text/plain and application/*/*.", question, lines)
+    assert verdict.support is not Support.BACKED and verdict.missing[:1] == ("application/*",)
+    assert judge("It compresses text/html and text/plain.", question, lines).support is Support.BACKED
