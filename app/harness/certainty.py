@@ -8,6 +8,9 @@ the default model, docs/eval.md "The verdict's certainty"), the lowest probabili
 that state an answer's key claims told right from wrong among the answers the claim checks backed
 with an AUROC of 0.90 (over all answers 0.79; the mean over the whole answer 0.64).
 
+The verdict weighs the answer's lead claim only (its first value: app.harness.verdict.judge);
+see SURE for the sweep on the three tuning sets.
+
 Only backends that see the model's logits (the in-process llama.cpp backend) give token
 probabilities; without them the verdict is the claim checks' alone.
 """
@@ -25,7 +28,14 @@ from itertools import accumulate
 # answer stays backed only at or above SURE: -0.3: 16 backed (16 right); -0.6: 21 (21); -0.9: 25
 # (22); no threshold: 30 (25). Both tuning sets together (134 answers): -0.4: 38 (32 right);
 # -0.6: 45 (38); -0.9: 53 (42).
-SURE = -0.6
+# Wave 3, seventh session, with the third tuning set (the old held-out set; 268 answers in all):
+# the least certain of all key claims let incidental names decide ("`80` ... in the `__init__` of
+# `HelpFormatter`": `__init__` at -1.47 made a right answer partly backed), so the verdict weighs
+# only the lead claim (verdict.judge: the first number, else quoted or code value, else name).
+# Backed (right) over the three sets: every claim at -0.6 (the old rule): 100 (87); lead claim at
+# -0.9: 126 (107); -0.6: 119 (103); -0.45: 114 (100); -0.3: 104 (93); -0.2: 98 (88); -0.1: 90 (83).
+# -0.3 backs more right answers than the old rule with fewer wrong ones (11 against 13).
+SURE = -0.3
 # Two more rules were tried and dropped (wave 3, third session): a partly backed answer with every
 # key claim in a shown line made backed at >= -0.3, and one below -1.0 made not backed. Fit on the
 # first 69 tuning answers, they lost precision on the second tuning set (tuning2, 65 answers in five

@@ -13,9 +13,9 @@ showed (and in the lines of a range the answer cites but the run never showed, r
 - definitions: for a "where is X" question, the index's symbol table says where X is defined, and
   an answer naming another file is not backed whatever it cites.
 
-Certainty (app.harness.certainty, where the backend gives token probabilities): a key claim the
-model wrote with a low probability makes a backed answer partly backed and a partly backed one not
-backed; a partly backed answer whose every key claim is in the lines, written with near certainty,
+Certainty (app.harness.certainty, where the backend gives token probabilities): the lead key claim
+(the answer's first number, else its first quoted or code value, else its first name) written with a
+low probability makes a backed answer partly backed; a partly backed answer whose every key claim is in the lines, written with near certainty,
 is backed by the lines that hold them.
 
 Backed: every key claim found, one of them beside the subject (that line is shown to the user),
@@ -241,7 +241,7 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     if defined is not None and not echo and f.prose_share >= PROSE_BACKED:
         return Verdict(Support.BACKED, defined.lines + f.backing, (), found + (defined.name,), missing)
     support = Support.NOT_BACKED if echo else _support(f)
-    sure = certainty.least_certain(tokens, claims.key)
+    sure = certainty.least_certain(tokens, claims.key[:1])  # the lead claim: see certainty.SURE
     support, doubt = _weighed(support, sure)
     if support is Support.BACKED:
         backing = (f.backing or _place_lines(places, lines, subject_of(question) | _asked_values(question))

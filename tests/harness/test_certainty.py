@@ -40,6 +40,22 @@ def test_a_backed_claim_the_model_was_unsure_of_is_only_partly_backed() -> None:
     assert judge(ANSWER, QUESTION, LINES).support is Support.BACKED  # no probabilities: the claims alone
 
 
+def test_only_the_lead_claim_s_certainty_weighs() -> None:
+    """tuning3's click-06: "80 ... in the `__init__` method of `HelpFormatter`" was right, and made
+    partly backed by `__init__` (where, not what) at -1.47; the lead claim is the value."""
+    lines = {LineSpan("src/click/formatting.py", 102, 102): "class HelpFormatter:",
+             LineSpan("src/click/formatting.py", 114, 114): "        width = max(min(width, 80), 50)",
+             LineSpan("src/click/formatting.py", 110, 110): "    def __init__(self, indent_increment=2, width=None):"}
+    answer = "The maximum width is 80, set in the `__init__` method of `HelpFormatter`."
+    pieces = (("The maximum width is ", -0.01), ("80", -0.05), (", set in the `", -0.1), ("__init__", -1.47),
+              ("` method of `", -0.1), ("HelpFormatter", -0.2), ("`.", 0.0))
+    question = "What is the maximum width of formatted help text when no width is given?"
+    assert judge(answer, question, lines, tokens=pieces).support is Support.BACKED
+    unsure = tuple((p, -1.2 if p == "80" else lp) for p, lp in pieces)
+    verdict = judge(answer, question, lines, tokens=unsure)
+    assert verdict.support is Support.PARTLY and verdict.doubt.claim == "80"
+
+
 def test_certainty_never_raises_or_sinks_a_partly_backed_answer() -> None:
     """Raising a partly backed answer on near certainty, and sinking a guessed one to not backed,
     were tried and dropped: both lost precision on the second tuning set (app.harness.certainty)."""
