@@ -15,8 +15,7 @@ showed (and in the lines of a range the answer cites but the run never showed, r
 
 Certainty (app.harness.certainty, where the backend gives token probabilities): the lead key claim
 (the answer's first number, else its first quoted or code value, else its first name) written with a
-low probability makes a backed answer partly backed; a partly backed answer whose every key claim is in the lines, written with near certainty,
-is backed by the lines that hold them.
+low probability makes a backed answer partly backed (certainty never raises a verdict).
 
 Backed: every key claim found, one of them beside the subject (that line is shown to the user),
 and the prose mostly found (or: plain prose nearly all found beside the subject; or a cited place
