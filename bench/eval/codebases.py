@@ -47,11 +47,14 @@ class Codebase:
     license: str
     language: str
     pool: str = ""  # debian: the .deb's path under the mirror (apt-cache show's Filename)
+    # folders under root the package ships but a developer's checkout does not hold (built copies
+    # of the source: dist/, build/), removed once unpacked
+    drop: tuple[str, ...] = ()
 
 
 def load_codebases(path: Path | None = None) -> dict[str, Codebase]:
     data = json.loads((path or CATALOG).read_text(encoding="utf-8"))
-    return {c["name"]: Codebase(**c) for c in data["codebases"]}
+    return {c["name"]: Codebase(**{**c, "drop": tuple(c.get("drop", ()))}) for c in data["codebases"]}
 
 
 def cache_dir() -> Path:
@@ -72,12 +75,13 @@ def ensure_codebase(name: str) -> Path:
     """The unpacked code base root; fetched, verified and unpacked on first use."""
     codebase = load_codebases()[name]
     root = cached_root(codebase)
-    if root.is_dir():
-        return root
-    archive = _ensure_archive(codebase)
-    _unpack(archive, unpacked_dir(codebase))
     if not root.is_dir():
-        raise CodebaseError(f"{codebase.archive}: no {codebase.root} inside")
+        archive = _ensure_archive(codebase)
+        _unpack(archive, unpacked_dir(codebase))
+        if not root.is_dir():
+            raise CodebaseError(f"{codebase.archive}: no {codebase.root} inside")
+    for folder in codebase.drop:  # also from a tree unpacked before the catalog said to drop it
+        shutil.rmtree(root / folder, ignore_errors=True)
     return root
 
 

@@ -37,7 +37,8 @@ def _deb(files: dict[str, bytes]) -> bytes:
 @pytest.fixture
 def catalog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A one-entry catalog of a Debian package served from a local 'mirror' folder."""
-    deb = _deb({"./usr/share/gocode/src/example.com/lib/lib.go": b"package lib\n"})
+    deb = _deb({"./usr/share/gocode/src/example.com/lib/lib.go": b"package lib\n",
+                "./usr/share/gocode/src/example.com/lib/dist/lib.js": b"// built\n"})
     mirror = tmp_path / "mirror"
     (mirror / "pool" / "main").mkdir(parents=True)
     (mirror / "pool" / "main" / "golang-lib-dev_1.0-1_all.deb").write_bytes(deb)
@@ -57,6 +58,16 @@ def test_a_debian_package_is_fetched_by_pool_path_and_unpacked_at_its_root(catal
     root = cb.ensure_codebase("lib")
     assert (root / "lib.go").read_text() == "package lib\n"
     assert root == cb.cached_root(cb.load_codebases(catalog)["lib"])
+
+
+def test_built_copies_the_catalog_drops_are_gone_even_from_an_older_unpacked_tree(catalog: Path) -> None:
+    root = cb.ensure_codebase("lib")
+    assert (root / "dist" / "lib.js").is_file()  # unpacked before the catalog said to drop it
+    data = json.loads(catalog.read_text())
+    data["codebases"][0]["drop"] = ["dist"]
+    catalog.write_text(json.dumps(data))
+    assert cb.ensure_codebase("lib") == root and not (root / "dist").exists()
+    assert (root / "lib.go").is_file()
 
 
 def test_a_wrong_sha256_is_refused_and_nothing_is_cached(catalog: Path) -> None:
