@@ -11,7 +11,7 @@ import math
 import re
 from dataclasses import dataclass, replace
 
-from app.index.intent import Intent, callee_of, intent_of, prior
+from app.index.intent import Intent, callee_of, intent_of, is_test_path, prior
 from app.index.one_hop import with_definitions_after_comments, with_references
 from app.index.store import Store
 from app.index.terms import query_terms, related, word_parts
@@ -57,7 +57,8 @@ def search(store: Store, query: str, limit: int, settings: Settings, references:
     scored = _scores(ranked, coverage, _symbol_boosts(store, query))
     if callee := callee_of(query):
         scored = _callers_first(store, scored, callee)
-    hits = _hits(store, scored, intent_of(query))
+    intent = intent_of(query)
+    hits = _tests_last(_hits(store, scored, intent), intent)
     found = with_definitions_after_comments(store, _diversify(store, hits, limit, settings.index_max_hits_per_file))
     return with_references(store, found, references) if references else found
 
@@ -192,6 +193,16 @@ class _Scored:
     id: int
     size: int  # characters of text: with kind, symbol and line count, how copies are told
     hit: ChunkHit
+
+
+def _tests_last(found: list[_Scored], intent: Intent) -> list[_Scored]:
+    """Unless the question asks about tests, test chunks come after every other candidate: they
+    fill only what the rest leave. A test states a default by exercising it (`depth: 5` in a
+    dozen asserts) and outranked the one line of the code that sets it (tuning3: span recall@5
+    100 -> 104 of 134, file 122 -> 125; the other two tuning sets unchanged)."""
+    if intent.tests:
+        return found
+    return [h for h in found if not is_test_path(h.hit.path)] + [h for h in found if is_test_path(h.hit.path)]
 
 
 def _diversify(store: Store, found: list[_Scored], limit: int, per_file: int) -> tuple[ChunkHit, ...]:

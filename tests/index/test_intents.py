@@ -53,3 +53,21 @@ def test_a_packaging_question_is_answered_by_the_manifest(make_index) -> None:
     })
     index.refresh()
     assert paths(index.search("Which Node.js version does wsock need?", 1)) == ["package.json"]
+
+
+def test_tests_fill_only_what_the_code_leaves_unless_the_question_asks_about_tests(make_index) -> None:
+    """tuning3's qs-01: a dozen asserts of `depth: 5` outranked the one line of lib/parse.js that
+    sets it."""
+    asserts = "".join(f"test('qs.parse nests objects {n} deep by default', function (t) {{\n"
+                      f"  t.deepEqual(qs.parse('a[b]=c', {{ depth: 5 }}), {{ a: {{ b: 'c' }} }});\n"
+                      f"  t.end();\n}});\n\n" for n in range(12))
+    index = make_index({
+        "test/parse.js": "var qs = require('../');\n\n" + asserts,
+        "test/depth.js": "var qs = require('../');\n// parse depth default\n" + asserts,
+        "lib/parse.js": "'use strict';\n\nvar defaults = {\n    allowDots: false,\n    depth: 5,\n"
+                        "    parameterLimit: 1000\n};\n\nmodule.exports = function (str, opts) {\n"
+                        "    return str;\n};\n",
+    })
+    index.refresh()
+    assert paths(index.search("How deep does qs.parse nest objects by default?", 3))[0] == "lib/parse.js"
+    assert paths(index.search("Which tests check the parse depth?", 3))[0].startswith("test/")
