@@ -179,7 +179,6 @@ class ServerChatModel:
         conn = Connection(self.address, self._settings.server_connect_timeout_s,
                           self._settings.server_timeout_s)
         try:
-            conn.close_when(cancel)
             yield from turn.stream(conn, cancel)
         finally:
             conn.close()
@@ -253,7 +252,7 @@ class _Turn:
     def stream(self, conn: Connection, cancel: threading.Event) -> Iterator[TextDelta]:
         body = self.model.request_body(self.request)
         try:
-            response = conn.open("POST", "/chat/completions", body)
+            response = conn.open("POST", "/chat/completions", body, cancel)
             if response.status >= 400:
                 raise http_failure(conn.address, response.status, response.read(), self.model.model)
             for event in sse_events(response, conn.address):

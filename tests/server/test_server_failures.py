@@ -116,6 +116,18 @@ def test_stop_while_the_server_is_silent_closes_the_connection() -> None:
     assert events[0].stop_reason == "cancelled"
 
 
+def test_stop_pressed_before_the_request_went_out_still_ends_the_turn() -> None:
+    """The stop watcher starts only once the request is sent (its thread start then overlaps the
+    server's work); a Stop that came earlier must still end the wait for a silent server."""
+    received, cancel = threading.Event(), threading.Event()
+    cancel.set()
+    with raw_server(None, received) as port:
+        events = list(model_at(port, server_timeout_s=3600).generate(QUESTION, cancel))
+    assert received.is_set()
+    assert [type(e).__name__ for e in events] == ["TurnCompleted"]
+    assert events[0].stop_reason == "cancelled"
+
+
 def test_a_stream_cut_off_before_its_end_is_a_drop() -> None:
     chunk = b'data: {"choices": [{"delta": {"content": "Hel"}, "finish_reason": null}]}\n\n'
     reply = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n" + chunk
