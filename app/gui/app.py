@@ -37,8 +37,9 @@ def launch(options: LaunchOptions) -> int:
 
 def open_window(app: QApplication, options: LaunchOptions, fusion: bool = False) -> MainWindow:
     """Show the window in the theme's colours, empty: its views are built on the event-loop turn
-    after it first paints (see app.gui.layout for what that saves), and the slow parts start on
-    the turn after the views first paint. `fusion`: the app was created with FUSION_ARGS."""
+    after it first paints (see app.gui.layout for what that saves), and their presenters and the
+    slow parts come on the turn after the views first paint. `fusion`: the app was created with
+    FUSION_ARGS."""
     app.setApplicationName("Burrow")
     controller = SessionController(app_paths())
     window = MainWindow(controller, initial_model=options.model, settings_later=True, build_later=True)
@@ -106,7 +107,9 @@ def _on_window_shown(window: MainWindow, options: LaunchOptions) -> None:
 
 
 def _on_views_shown(window: MainWindow, options: LaunchOptions) -> None:
-    """The turn after the views first painted: check the theme's guess, then the slow parts."""
+    """The turn after the views first painted: their presenters, a check of the theme's guess,
+    then the slow parts."""
+    window.wire()
     _confirm_theme(window)
     if options.timing or options.smoke_question:
         from app.gui import diagnostics

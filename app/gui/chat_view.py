@@ -81,7 +81,9 @@ class ChatView(QTextBrowser):
         self._timer.setInterval(RENDER_INTERVAL_MS)
         self._timer.timeout.connect(self.render_now)
         self.anchorClicked.connect(self._on_self_anchorClicked)
-        self.render_now()
+        # not render_now(): an empty conversation has nothing to scroll to, and asking for the
+        # scroll bar wraps it in Python and creates its enums (~1 ms) before the views first paint
+        self.setHtml(EMPTY_HTML)
 
     def begin(self, question: str) -> None:
         self.turns.append(ChatTurn(question))

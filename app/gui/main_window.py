@@ -70,7 +70,8 @@ class MainWindow(QMainWindow):
                  build_later: bool = False) -> None:
         """`settings_later`: the caller calls adopt_settings() once the window has painted.
         `build_later`: the window paints empty (in the theme's colours) and the caller calls
-        build() on the next event-loop turn; until then it has no views."""
+        build() on the next event-loop turn, then wire() once the views have painted; until then
+        it has no views, then views that do not act yet."""
         super().__init__()
         self.controller = controller
         self.dark = False
@@ -80,8 +81,8 @@ class MainWindow(QMainWindow):
         self._initial_model = initial_model
         self._given_dialogs = dialogs
         self._settings_later = settings_later
-        self._shortcuts_later = build_later
-        self._shortcuts_added = False
+        self._wire_later = build_later
+        self._wired = False
         self.setWindowTitle("Burrow")
         self.setAccessibleName("Burrow")
         self.resize(1280, 720)
@@ -90,29 +91,39 @@ class MainWindow(QMainWindow):
             self.build()
 
     def build(self) -> None:
-        """Create the views and their presenters, and wire them (once)."""
+        """Create the views (once), and unless wire() comes later, their presenters."""
         if self.built:
             return
         from app.gui import layout
+
+        layout.build(self)
+        self.refresh_recent()
+        self.update_buttons()
+        self.built = True
+        if not self._wire_later:
+            self.wire()
+        if not self._settings_later:
+            self.adopt_settings()
+        self.viewsBuilt.emit()
+
+    def wire(self) -> None:
+        """Give the views their presenters, connect them and add the keyboard shortcuts (once).
+        Nothing the views paint needs it, so the launch does it on the turn after they first
+        paint: importing and building the presenters costs ~3 ms, before a user could click."""
+        if self._wired:
+            return
         from app.gui.dialogs import Dialogs
         from app.gui.model_presenter import ModelPresenter
         from app.gui.runs import RunPresenter, RunViews
 
+        self._wired = True
         self.dialogs = self._given_dialogs or Dialogs(self)
-        layout.build(self)
         self.runs = RunPresenter(self.controller, RunViews(self.chat, self.activity, self.question,
                                                            self.notice, self.status), self)
         self.models = ModelPresenter(self.controller, self.model_picker, self.notice, self.status,
                                      self.dialogs, self.background, self)
         self._connect()
-        if not self._shortcuts_later:
-            self.add_shortcuts()
-        self.refresh_recent()
-        self.update_buttons()
-        self.built = True
-        if not self._settings_later:
-            self.adopt_settings()
-        self.viewsBuilt.emit()
+        self._add_shortcuts()
 
     def prepare_in_background(self, then) -> None:
         """Import pydantic, read the settings and import the run history's module on a worker
@@ -128,11 +139,8 @@ class MainWindow(QMainWindow):
         self.notice.put(NoticeKind.SETTINGS, self.controller.settings_notice)
 
     def finish_startup(self) -> None:
-        """What the first paints do not need: the keyboard shortcuts and the window icon (an SVG
-        parse)."""
+        """What the first paints do not need: the window icon (an SVG parse)."""
         from PySide6.QtGui import QIcon
-
-        self.add_shortcuts()
 
         from app.paths import project_root
 
@@ -144,13 +152,11 @@ class MainWindow(QMainWindow):
         if self.built:
             self.chat.dark = dark
 
-    def add_shortcuts(self) -> None:
-        """Esc, Ctrl+N, Ctrl+L (once). Kept out of the first paints: QKeySequence's enums cost ~1.5 ms."""
-        if self._shortcuts_added:
-            return
+    def _add_shortcuts(self) -> None:
+        """Esc, Ctrl+N, Ctrl+L (wire() adds them once). Kept out of the first paints:
+        QKeySequence's enums cost ~1.5 ms."""
         from PySide6.QtGui import QKeySequence, QShortcut
 
-        self._shortcuts_added = True
         QShortcut(QKeySequence("Esc"), self, activated=self.runs.stop)
         QShortcut(QKeySequence("Ctrl+N"), self, activated=self.runs.new_chat)
         QShortcut(QKeySequence("Ctrl+L"), self, activated=self.runs.clear_view)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QShortcut
 from PySide6.QtWidgets import QAbstractButton, QApplication, QComboBox, QMessageBox
 
 from app.gui.controller import SessionController
@@ -158,6 +158,10 @@ def test_the_launched_window_paints_first_and_builds_its_views_right_after(qtbot
     assert window.question.isVisible() and window.send_button.isVisible()
     qtbot.waitUntil(lambda: window.controller.workspace == project.resolve(), timeout=10000)
     assert window.recent.itemText(0) == project.name  # --workspace went through the built views
+    # the presenters came on the turn after the views painted: the buttons and shortcuts act
+    assert len(window.findChildren(QShortcut)) == 3
+    window.clear_button.click()
+    assert window.status.label.text() == "Cleared."
 
 
 def ask_without_a_workspace(window: MainWindow) -> None:
