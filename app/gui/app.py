@@ -8,7 +8,7 @@ import sys
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QObject, QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 from app.gui.controller import SessionController
 from app.gui.main_window import MainWindow
@@ -50,12 +50,14 @@ def open_window(app: QApplication, options: LaunchOptions, fusion: bool = False)
 
 
 class AfterPaint(QObject):
-    """Calls `then` on the event-loop turn after the window's first Expose (the window is painted),
-    or with arm_views, after its central widget's first paint (the views are on screen).
+    """Calls `then` on the event-loop turn after the window's first paint, or with arm_views,
+    after its central widget's first paint (the views are on screen).
 
     A 0 ms timer armed right after show() fires before the platform exposes the window, so any
-    work it starts would delay the first paint. A fallback timer covers a window that is never
-    exposed (started minimized, or on another virtual desktop).
+    work it starts would delay the first paint. The widget's own Paint event says when it has
+    painted (the platform window's Expose says so too, but watching it wraps a QWindow in Python:
+    its type and enums, ~1 ms before the first paint). A fallback timer covers a window that is
+    never painted (started minimized, or on another virtual desktop).
     """
 
     FALLBACK_MS = 1500
@@ -63,29 +65,22 @@ class AfterPaint(QObject):
     def __init__(self, window, then) -> None:
         super().__init__(window)
         self._window, self._then, self._done = window, then, False
-        self._kind = QEvent.Type.Expose
 
     def arm(self) -> None:
-        handle = self._window.windowHandle()
-        if handle is None or handle.isExposed():
-            QTimer.singleShot(0, self._fire)
-            return
-        self._watch(handle)
+        self._watch(self._window)
 
     def arm_views(self) -> None:
-        views = self._window.centralWidget()
-        if views is None or not views.isVisible():
+        self._watch(self._window.centralWidget())
+
+    def _watch(self, watched: QWidget | None) -> None:
+        if watched is None or not watched.isVisible():
             QTimer.singleShot(0, self._fire)
             return
-        self._kind = QEvent.Type.Paint
-        self._watch(views)
-
-    def _watch(self, watched: QObject) -> None:
         watched.installEventFilter(self)
         QTimer.singleShot(self.FALLBACK_MS, self._fire)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
-        if event.type() == self._kind and (self._kind != QEvent.Type.Expose or obj.isExposed()):
+        if event.type() == QEvent.Type.Paint:
             obj.removeEventFilter(self)
             QTimer.singleShot(0, self._fire)  # after the paint this event belongs to
         return False
