@@ -17,7 +17,6 @@ from app.index.values import ChunkKind
 GENERATED_WEIGHT = 0.3
 CHANGELOG_WEIGHT = 0.45  # ... and HISTORY_BOOST when the question is about releases
 HISTORY_BOOST = 1.6
-TEST_WEIGHT = 0.6
 CODE_BOOST = 1.35  # definitions, when the question asks about functions, errors, defaults ...
 OVERVIEW_BOOST = 2.0  # the top-level README, when the question asks what the project is
 OVERVIEW_MAX_TERMS = 3
@@ -140,8 +139,8 @@ def prior(path: str, kind: ChunkKind, start: int, intent: Intent) -> float:
         weight *= HISTORY_BOOST if intent.history else CHANGELOG_WEIGHT
     if _LICENSE.search(path) and not intent.words & _LICENSE_WORDS:
         weight *= LICENSE_WEIGHT
-    if _TESTS.search(path) and not intent.tests:
-        weight *= TEST_WEIGHT
+    # tests need no weight here: ranking._tests_last puts them after every other chunk unless the
+    # question asks about tests (a weight of 0.6 was here before; it let a dozen asserts win)
     if intent.code and kind in _CODE_KINDS:
         weight *= CODE_BOOST
     if intent.locate and (kind in _PROSE_KINDS or (_TESTS.search(path) and not intent.tests)):

@@ -135,16 +135,16 @@ def logprob_reader(last_logits: Callable[[], Any], n_vocab: int) -> Callable[[in
 
     import numpy as np  # here, not at import: the window starts without numpy
 
-    views: dict[int | None, Any] = {}  # the output row's address -> a numpy view of it, made once
+    seen: int | None = None  # the output row's address, and a numpy view of it made once
+    row: Any = None
     scratch = np.empty(n_vocab, dtype=np.float32)
 
     def logprob(token: int) -> float:
+        nonlocal seen, row
         pointer = last_logits()
         address = ctypes.cast(pointer, ctypes.c_void_p).value
-        row = views.get(address)
-        if row is None:
-            views.clear()
-            row = views[address] = np.ctypeslib.as_array(pointer, shape=(n_vocab,))
+        if row is None or address != seen:  # the first token, or the context moved its buffer
+            seen, row = address, np.ctypeslib.as_array(pointer, shape=(n_vocab,))
         top = row.max()
         np.subtract(row, top, out=scratch)
         np.exp(scratch, out=scratch)
