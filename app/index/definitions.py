@@ -58,6 +58,7 @@ NODES: dict[str, tuple[Role, str]] = {
     "type_spec": (Role.CONTAINER, "type"),  # Go: inside a `type` declaration, one per name
     "type_alias": (Role.CONTAINER, "type"),
     "type_alias_declaration": (Role.CONTAINER, "type"),
+    "type_item": (Role.CONTAINER, "type"),  # Rust: `pub type Result<T, E = Error> = ...`
     "namespace_definition": (Role.SCOPE, "namespace"),
     "internal_module": (Role.SCOPE, "namespace"),
     "mod_item": (Role.SCOPE, "mod"),

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from app.index.intent import Intent, callee_of, intent_of, is_test_path, prior
 from app.index.one_hop import with_definitions_after_comments, with_references
 from app.index.store import Store
-from app.index.terms import query_terms, related, word_parts
+from app.index.terms import query_terms, related, stem, word_parts
 from app.index.values import ChunkHit, ChunkKind
 from app.settings import Settings
 
@@ -39,6 +39,13 @@ CALLER_BOOST = 2.0
 CALLEE_WEIGHT = 0.5
 MAX_CALLERS = 50  # chunks with a call looked at (a name called everywhere is not a question's X)
 CALLER_FLOOR_RANK = 4  # a caller scores at least what the fifth chunk does, before its boost
+# a phrase the question quotes: the chunks that hold it, as callers are raised
+QUOTE_BOOST = 2.0
+MIN_QUOTE_WORDS = 3  # a message, not a name
+_QUOTED = re.compile(r"(?<![\w])(['\"“‘])(.+?)(?:\1|[”’])(?![\w])")
+MAX_PROSE = 2  # README and docs sections among the top chunks, unless the question asks about docs
+_PROSE = (ChunkKind.SECTION, ChunkKind.TEXT)
+_DOC_WORDS = {stem(w) for w in "readme docs documentation documented example examples tutorial guide".split()}
 
 
 def search(store: Store, query: str, limit: int, settings: Settings, references: int = 0) -> tuple[ChunkHit, ...]:
@@ -54,12 +61,15 @@ def search(store: Store, query: str, limit: int, settings: Settings, references:
     if not ranked:
         return ()
     coverage = _coverage(store, ranked, groups, _rarity(groups, df, total))
-    scored = _scores(ranked, coverage, _symbol_boosts(store, query))
+    intent = intent_of(query)
+    scored = _scores(ranked, coverage, _symbol_boosts(store, query, intent.locate))
     if callee := callee_of(query):
         scored = _callers_first(store, scored, callee)
-    intent = intent_of(query)
+    for phrase in quoted(query):
+        scored = _holding_first(store, scored, phrase)
     hits = _tests_last(_hits(store, scored, intent), intent)
-    found = with_definitions_after_comments(store, _diversify(store, hits, limit, settings.index_max_hits_per_file))
+    found = with_definitions_after_comments(store, _diversify(store, hits, limit, settings.index_max_hits_per_file,
+                                                              _prose_room(intent, limit)))
     return with_references(store, found, references) if references else found
 
 
@@ -110,6 +120,31 @@ def _callers_first(store: Store, scored: dict[int, float], callee: str) -> dict[
     return out
 
 
+def quoted(question: str) -> list[str]:
+    """Messages the question quotes ('Did you mean ...?', "invalid header value"), as a developer
+    copies them from the program's output, without the quote's dots and end mark."""
+    found = []
+    for _, text in _QUOTED.findall(question):
+        text = re.sub(r"\s*(\.\.\.|…)\s*", " ", text).strip(" ?!.:,;")
+        if len(text.split()) >= MIN_QUOTE_WORDS:  # 'trust proxy' is a setting's name, used everywhere
+            found.append(text)
+    return found
+
+
+def _holding_first(store: Store, scored: dict[int, float], phrase: str) -> dict[int, float]:
+    """Chunks holding `phrase` (any case) up, from at least the score the list's fifth chunk has."""
+    rows = store.execute("SELECT id FROM chunks WHERE instr(lower(text), ?) LIMIT ?",
+                         (phrase.lower(), MAX_CALLERS + 1))
+    if not rows or len(rows) > MAX_CALLERS:
+        return scored
+    ranks = sorted(scored.values(), reverse=True)
+    base = max(ranks[min(CALLER_FLOOR_RANK, len(ranks) - 1)] if ranks else 0.0, 1e-9)
+    out = dict(scored)
+    for (cid,) in rows:
+        out[cid] = max(out.get(cid, 0.0), base) * QUOTE_BOOST
+    return out
+
+
 def _held(groups: dict[str, set[str]], weights: dict[str, float], present: set[str]) -> float:
     return sum(weights[w] for w, group in groups.items() if group & present)
 
@@ -143,10 +178,13 @@ def _bm25(store: Store, words: list[str], limit: int) -> dict[int, float]:
     return dict(rows)
 
 
-def _symbol_boosts(store: Store, query: str) -> dict[int, float]:
-    """Chunks defining (or assigning) a name the question spells out: `QuerySet`, `MAX_ITEMS`."""
+def _symbol_boosts(store: Store, query: str, locate: bool = False) -> dict[int, float]:
+    """Chunks defining (or assigning) a name the question spells out: `QuerySet`, `MAX_ITEMS`.
+    Asked where a name is defined, a module-level assignment is its definition (`missing =
+    _Missing()`) as much as a `def` is."""
     names = {w.lower() for w in query.replace("`", " ").replace("(", " ").replace(")", " ").split()}
     names = {n.strip(".,:;?!'\"") for n in names} - {""}
+    names |= {re.split(r"::|\.", n)[-1] for n in names}  # `anyhow::Result`, `fields.DateTime`: the name's own part
     names = {n for n in names if len(word_parts(n)) > 1 or len(n) >= 4}
     if not names:
         return {}
@@ -155,7 +193,7 @@ def _symbol_boosts(store: Store, query: str) -> dict[int, float]:
         f"SELECT chunk_id, max(exact) FROM symbols WHERE name IN ({marks}) GROUP BY chunk_id",
         tuple(names),
     )
-    return {cid: DEFINES_BOOST if exact else MENTIONS_BOOST for cid, exact in rows}
+    return {cid: DEFINES_BOOST if exact or locate else MENTIONS_BOOST for cid, exact in rows}
 
 
 def _hits(store: Store, scored: dict[int, float], intent: Intent | None = None) -> list[ChunkHit]:
@@ -205,9 +243,16 @@ def _tests_last(found: list[_Scored], intent: Intent) -> list[_Scored]:
     return [h for h in found if not is_test_path(h.hit.path)] + [h for h in found if is_test_path(h.hit.path)]
 
 
-def _diversify(store: Store, found: list[_Scored], limit: int, per_file: int) -> tuple[ChunkHit, ...]:
-    """Best first, at most `per_file` chunks per file, overlapping windows and copies left out."""
+def _prose_room(intent: Intent, limit: int) -> int:
+    """How many of the `limit` places prose (README and docs sections) may take."""
+    return limit if intent.overview or intent.words & _DOC_WORDS else min(limit, MAX_PROSE)
+
+
+def _diversify(store: Store, found: list[_Scored], limit: int, per_file: int, prose: int) -> tuple[ChunkHit, ...]:
+    """Best first, at most `per_file` chunks per file and `prose` prose chunks (the rest fill
+    only what code leaves), overlapping windows and copies left out."""
     chosen: list[_Scored] = []
+    later: list[_Scored] = []
     seen: set[tuple] = set()  # the same section in two files (docs/index.md copying README.md) once
     for item in found:
         hit = item.hit
@@ -215,10 +260,14 @@ def _diversify(store: Store, found: list[_Scored], limit: int, per_file: int) ->
         copy = (item.size, hit.kind, hit.symbol, hit.end_line - hit.start_line)
         if len(same) >= per_file or any(_overlap(c, hit) for c in same) or copy in seen:
             continue
+        if hit.kind in _PROSE and sum(c.hit.kind in _PROSE for c in chosen) >= prose:
+            later.append(item)
+            continue
         seen.add(copy)
         chosen.append(item)
         if len(chosen) == limit:
             break
+    chosen += later[:limit - len(chosen)]
     return _with_text(store, chosen)
 
 

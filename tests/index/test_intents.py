@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.index.intent import callee_of
+from app.index.ranking import quoted
 
 from .conftest import paths
 
@@ -71,3 +72,39 @@ def test_tests_fill_only_what_the_code_leaves_unless_the_question_asks_about_tes
     index.refresh()
     assert paths(index.search("How deep does qs.parse nest objects by default?", 3))[0] == "lib/parse.js"
     assert paths(index.search("Which tests check the parse depth?", 3))[0].startswith("test/")
+
+
+def test_readme_sections_take_at_most_two_places_unless_the_question_asks_about_docs(make_index) -> None:
+    """tuning3's cmdr-09: five README sections filled the top five for "how does commander launch an
+    executable subcommand", and lib/command.js, which does it, was not among them."""
+    sections = "".join(f"## Executable subcommands, part {n}\n\nAn executable subcommand is launched as its own "
+                       f"program: commander finds the program file next to the script and launches it.\n\n"
+                       + "".join(f"- step {k}: the program of the executable subcommand is launched.\n"
+                                 for k in range(12))
+                       + "\n"
+                       for n in range(6))
+    index = make_index({
+        "Readme.md": "# commander\n\n" + sections,
+        "lib/command.js": "class Command {\n  _executeSubCommand(sub, args) {\n    const file = findProgram(sub);\n"
+                          "    return launch(file, args);\n  }\n}\n\nfunction launch(file, args) {\n"
+                          "  return require('child_process').spawn(file, args);\n}\n",
+        **{f"lib/util{n}.js": f"function pad{n}(text, width) {{\n  return text.padEnd(width);\n}}\n"
+           for n in range(12)},
+    })
+    index.refresh()
+    top = paths(index.search("How does commander find and launch the program of an executable subcommand?", 5))
+    assert "lib/command.js" in top, top
+    assert top.count("Readme.md") == 2, top
+    docs = paths(index.search("Which README sections document executable subcommands?", 5))
+    assert docs.count("Readme.md") >= 4, docs
+
+
+@pytest.mark.parametrize(("question", "phrases"), [
+    ("Which file implements the 'Did you mean ...?' suggestions?", ["Did you mean"]),
+    ('Where is the "invalid header value" error raised?', ["invalid header value"]),
+    ("Where is the 'trust proxy' setting compiled?", []),  # a setting's name, not a message
+    ("What's the default? Don't guess", []),
+])
+def test_the_messages_a_question_quotes(question: str, phrases: list[str]) -> None:
+    assert quoted(question) == phrases
+
