@@ -244,8 +244,9 @@ def _tests_last(found: list[_Scored], intent: Intent) -> list[_Scored]:
 
 
 def _prose_room(intent: Intent, limit: int) -> int:
-    """How many of the `limit` places prose (README and docs sections) may take."""
-    return limit if intent.overview or intent.words & _DOC_WORDS else min(limit, MAX_PROSE)
+    """How many of the `limit` places prose (README and docs sections) may take: all of them for
+    what the project is, for docs, and for history (a changelog's entries are prose)."""
+    return limit if intent.overview or intent.history or intent.words & _DOC_WORDS else min(limit, MAX_PROSE)
 
 
 def _diversify(store: Store, found: list[_Scored], limit: int, per_file: int, prose: int) -> tuple[ChunkHit, ...]:
