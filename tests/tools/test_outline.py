@@ -20,9 +20,9 @@ SAMPLES = {
              "func main() {}\n",
              ["type Server  L3-3", "method Run(port int)  L5-7", "func main()  L9-9"]),
     "m.rs": ("struct Point { x: i32 }\nimpl Point {\n    fn norm(&self) -> i32 { 0 }\n}\ntrait Draw {}\n"
-             "fn main() {}\n",
+             "fn main() {}\npub type Result<T, E = Error> = core::result::Result<T, E>;\n",
              ["struct Point  L1-1", "impl Point  L2-4", "  fn norm(&self)  L3-3", "trait Draw  L5-5",
-              "fn main()  L6-6"]),
+              "fn main()  L6-6", "type Result  L7-7"]),
     "M.java": ("public class M {\n  public M() {}\n  int size(String s) { return 0; }\n}\n",
                ["class M  L1-4", "  constructor M()  L2-2", "  method size(String s)  L3-3"]),
     "m.c": ("struct node { int v; };\nstatic int add(int a, int b) {\n  return a + b;\n}\n",
