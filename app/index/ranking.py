@@ -253,23 +253,31 @@ def _diversify(store: Store, found: list[_Scored], limit: int, per_file: int, pr
     """Best first, at most `per_file` chunks per file and `prose` prose chunks (the rest fill
     only what code leaves), overlapping windows and copies left out."""
     chosen: list[_Scored] = []
-    later: list[_Scored] = []
+    later: list[_Scored] = []  # prose beyond its room: after everything else
     seen: set[tuple] = set()  # the same section in two files (docs/index.md copying README.md) once
     for item in found:
-        hit = item.hit
-        same = [c.hit for c in chosen if c.hit.path == hit.path]
-        copy = (item.size, hit.kind, hit.symbol, hit.end_line - hit.start_line)
-        if len(same) >= per_file or any(_overlap(c, hit) for c in same) or copy in seen:
-            continue
-        if hit.kind in _PROSE and sum(c.hit.kind in _PROSE for c in chosen) >= prose:
-            later.append(item)
-            continue
-        seen.add(copy)
-        chosen.append(item)
         if len(chosen) == limit:
             break
-    chosen += later[:limit - len(chosen)]
+        if item.hit.kind in _PROSE and sum(c.hit.kind in _PROSE for c in chosen) >= prose:
+            later.append(item)
+        else:
+            _take(item, chosen, seen, per_file)
+    for item in later:
+        if len(chosen) == limit:
+            break
+        _take(item, chosen, seen, per_file)
     return _with_text(store, chosen)
+
+
+def _take(item: _Scored, chosen: list[_Scored], seen: set[tuple], per_file: int) -> None:
+    """Add `item` unless its file is full, it overlaps a chosen window of its file, or it is a copy."""
+    hit = item.hit
+    same = [c.hit for c in chosen if c.hit.path == hit.path]
+    copy = (item.size, hit.kind, hit.symbol, hit.end_line - hit.start_line)
+    if len(same) >= per_file or any(_overlap(c, hit) for c in same) or copy in seen:
+        return
+    seen.add(copy)
+    chosen.append(item)
 
 
 def _with_text(store: Store, chosen: list[_Scored]) -> tuple[ChunkHit, ...]:

@@ -108,3 +108,16 @@ def test_readme_sections_take_at_most_two_places_unless_the_question_asks_about_
 def test_the_messages_a_question_quotes(question: str, phrases: list[str]) -> None:
     assert quoted(question) == phrases
 
+
+
+def test_prose_that_waits_for_code_still_never_overlaps_itself(make_index) -> None:
+    """Prose beyond its two places comes after the code; the windows of a long text file overlap
+    by a few lines, and two overlapping windows must not both come back."""
+    notes = "".join(f"line {n}: the retry budget of the uploader is spent on timeouts\n" for n in range(200))
+    index = make_index({"notes.txt": notes, "lib/upload.js": "function upload(retry) {\n  return retry;\n}\n"})
+    index.refresh()
+    hits = [h for h in index.search("How is the retry budget of the uploader spent on timeouts?", 8)
+            if h.path == "notes.txt"]
+    assert len(hits) > 2, hits
+    assert not any(a.start_line <= b.end_line and b.start_line <= a.end_line
+                   for i, a in enumerate(hits) for b in hits[i + 1:]), [(h.start_line, h.end_line) for h in hits]
