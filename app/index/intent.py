@@ -55,6 +55,7 @@ _HISTORY_WORDS = {
     stem(w) for w in "release released changelog changed change version history new".split()
 }
 _TEST_WORDS = {stem(w) for w in "test tests tested testing fixture".split()}
+_DOC_WORDS = {stem(w) for w in "readme docs documentation documented example examples tutorial guide".split()}
 _PACKAGING_WORDS = {
     stem(w) for w in """version versions depend depends dependency dependencies requirement requirements
     require requires install installed engine engines extra extras feature features toolchain rustc
@@ -78,7 +79,7 @@ _CALLERS = (
     re.compile(r"\bcallers?\s+of\s+" + _NAME, re.IGNORECASE),
     re.compile(r"\bwhere\s+(?:is|are|does|do)\s+" + _NAME + r"\s+(?:get\s+)?(?:called|used|invoked)", re.IGNORECASE),
 )
-_PROSE_KINDS = (ChunkKind.SECTION, ChunkKind.TEXT)
+PROSE_KINDS = (ChunkKind.SECTION, ChunkKind.TEXT)  # README and docs sections, other text
 _CODE_KINDS = (ChunkKind.CLASS, ChunkKind.FUNCTION, ChunkKind.METHOD, ChunkKind.CODE)
 
 
@@ -91,6 +92,7 @@ class Intent:
     words: frozenset[str]
     locate: bool = False  # where is X / which file, function or module: code answers, not prose
     packaging: bool = False  # what the project needs or declares to install and build
+    docs: bool = False  # the README, docs, examples: prose answers
 
 
 def callee_of(question: str) -> str | None:
@@ -125,6 +127,7 @@ def intent_of(question: str) -> Intent:
         frozenset(words),
         bool(_LOCATE.search(question)),
         bool(words & _PACKAGING_WORDS),
+        bool(words & _DOC_WORDS),
     )
 
 
@@ -143,7 +146,7 @@ def prior(path: str, kind: ChunkKind, start: int, intent: Intent) -> float:
     # question asks about tests (a weight of 0.6 was here before; it let a dozen asserts win)
     if intent.code and kind in _CODE_KINDS:
         weight *= CODE_BOOST
-    if intent.locate and (kind in _PROSE_KINDS or (_TESTS.search(path) and not intent.tests)):
+    if intent.locate and (kind in PROSE_KINDS or (_TESTS.search(path) and not intent.tests)):
         weight *= LOCATE_WEIGHT
     if intent.overview and "/" not in path and _README.match(name) and start <= README_START_LINES:
         weight *= OVERVIEW_BOOST

@@ -11,10 +11,10 @@ import math
 import re
 from dataclasses import dataclass, replace
 
-from app.index.intent import Intent, callee_of, intent_of, is_test_path, prior
+from app.index.intent import PROSE_KINDS, Intent, callee_of, intent_of, is_test_path, prior
 from app.index.one_hop import with_definitions_after_comments, with_references
 from app.index.store import Store
-from app.index.terms import query_terms, related, stem, word_parts
+from app.index.terms import query_terms, related, word_parts
 from app.index.values import ChunkHit, ChunkKind
 from app.settings import Settings
 
@@ -44,8 +44,6 @@ QUOTE_BOOST = 2.0
 MIN_QUOTE_WORDS = 3  # a message, not a name
 _QUOTED = re.compile(r"(?<![\w])(['\"“‘])(.+?)(?:\1|[”’])(?![\w])")
 MAX_PROSE = 2  # README and docs sections among the top chunks, unless the question asks about docs
-_PROSE = (ChunkKind.SECTION, ChunkKind.TEXT)
-_DOC_WORDS = {stem(w) for w in "readme docs documentation documented example examples tutorial guide".split()}
 
 
 def search(store: Store, query: str, limit: int, settings: Settings, references: int = 0) -> tuple[ChunkHit, ...]:
@@ -105,8 +103,7 @@ def _callers_first(store: Store, scored: dict[int, float], callee: str) -> dict[
     if not rows or len(rows) > MAX_CALLERS:
         return scored
     call = re.compile(r"(?<![\w$])" + re.escape(callee) + r"!?\s*\(")
-    ranks = sorted(scored.values(), reverse=True)
-    base = max(ranks[min(CALLER_FLOOR_RANK, len(ranks) - 1)] if ranks else 0.0, 1e-9)  # BM25 can be 0 in a tiny index
+    base = _floor(scored)
     out, defining, callers = dict(scored), [], []
     for cid, symbol, text in rows:
         own = symbol.rsplit(".", 1)[-1] == callee
@@ -118,6 +115,12 @@ def _callers_first(store: Store, scored: dict[int, float], callee: str) -> dict[
     for cid in defining:  # after its callers: the question starts from it, they answer it
         out[cid] = min([out.get(cid, base), *callers]) * CALLEE_WEIGHT
     return out
+
+
+def _floor(scored: dict[int, float]) -> float:
+    """The score of the list's fifth chunk (CALLER_FLOOR_RANK): what a raised chunk starts from."""
+    ranks = sorted(scored.values(), reverse=True)
+    return max(ranks[min(CALLER_FLOOR_RANK, len(ranks) - 1)] if ranks else 0.0, 1e-9)  # BM25 can be 0 in a tiny index
 
 
 def quoted(question: str) -> list[str]:
@@ -137,8 +140,7 @@ def _holding_first(store: Store, scored: dict[int, float], phrase: str) -> dict[
                          (phrase.lower(), MAX_CALLERS + 1))
     if not rows or len(rows) > MAX_CALLERS:
         return scored
-    ranks = sorted(scored.values(), reverse=True)
-    base = max(ranks[min(CALLER_FLOOR_RANK, len(ranks) - 1)] if ranks else 0.0, 1e-9)
+    base = _floor(scored)
     out = dict(scored)
     for (cid,) in rows:
         out[cid] = max(out.get(cid, 0.0), base) * QUOTE_BOOST
@@ -246,7 +248,7 @@ def _tests_last(found: list[_Scored], intent: Intent) -> list[_Scored]:
 def _prose_room(intent: Intent, limit: int) -> int:
     """How many of the `limit` places prose (README and docs sections) may take: all of them for
     what the project is, for docs, and for history (a changelog's entries are prose)."""
-    return limit if intent.overview or intent.history or intent.words & _DOC_WORDS else min(limit, MAX_PROSE)
+    return limit if intent.overview or intent.history or intent.docs else min(limit, MAX_PROSE)
 
 
 def _diversify(store: Store, found: list[_Scored], limit: int, per_file: int, prose: int) -> tuple[ChunkHit, ...]:
@@ -258,7 +260,7 @@ def _diversify(store: Store, found: list[_Scored], limit: int, per_file: int, pr
     for item in found:
         if len(chosen) == limit:
             break
-        if item.hit.kind in _PROSE and sum(c.hit.kind in _PROSE for c in chosen) >= prose:
+        if item.hit.kind in PROSE_KINDS and sum(c.hit.kind in PROSE_KINDS for c in chosen) >= prose:
             later.append(item)
         else:
             _take(item, chosen, seen, per_file)
