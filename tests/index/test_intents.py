@@ -121,3 +121,20 @@ def test_prose_that_waits_for_code_still_never_overlaps_itself(make_index) -> No
     assert len(hits) > 2, hits
     assert not any(a.start_line <= b.end_line and b.start_line <= a.end_line
                    for i, a in enumerate(hits) for b in hits[i + 1:]), [(h.start_line, h.end_line) for h in hits]
+
+
+def test_a_history_question_may_fill_the_top_places_with_changelog_entries(make_index) -> None:
+    """A changelog's entries are prose; asked which release changed something, they answer, so
+    the two-place cap on prose leaves them alone (tuning2's requests-09 lost two of them to it)."""
+    entries = "".join(f"## 2.{n}.0\n\n- The retry backoff of the uploader changed in release 2.{n}.0.\n"
+                      + "".join(f"- item {k} of release 2.{n}.0\n" for k in range(10)) + "\n" for n in range(6))
+    index = make_index({
+        "CHANGELOG.md": "# Changelog\n\n" + entries,
+        **{f"lib/upload{n}.js": f"// the uploader's retry backoff\nfunction backoff{n}(retry) {{\n"
+                                f"  return retry * {n};\n}}\n" for n in range(6)},
+        **{f"lib/util{n}.js": f"function pad{n}(text, width) {{\n  return text.padEnd(width);\n}}\n"
+           for n in range(12)},
+    })
+    index.refresh()
+    top = paths(index.search("Which release changed the retry backoff of the uploader?", 5))
+    assert top.count("CHANGELOG.md") >= 3, top
