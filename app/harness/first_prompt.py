@@ -132,9 +132,12 @@ def _callers(outcome: CallOutcome, header: str) -> IntroRead | None:
 
 def more_callers(answer: str, callers: Sequence[Reference]) -> tuple[Reference, ...]:
     """The listed calls from the code (not tests, not a bundle's copies) in definitions the answer
-    does not name: what a complete answer to "what calls X" would add."""
+    does not name: what a complete answer to "what calls X" would add. A method is named by its own
+    name or by its class or receiver type ("the JSONFormatter and the TextFormatter" for two
+    `Format` methods)."""
     return tuple(r for r in callers if not is_test_path(r.hit.span.path) and not is_copy_path(r.hit.span.path)
-                 and not re.search(rf"(?<![\w$]){re.escape(r.inside.rsplit('.', 1)[-1])}(?![\w$])", answer))
+                 and not any(re.search(rf"(?<![\w$]){re.escape(part)}(?![\w$])", answer)
+                             for part in r.inside.split(".")[-2:]))
 
 
 def _reference_hits(calls: Sequence[Reference]) -> Iterator[TextHit]:

@@ -154,16 +154,32 @@ def _visit(node, owner: _Owner, source: bytes, words: dict[str, str], everywhere
 
 
 def _definition(node, role: Role, name: str, owner: _Owner, source: bytes, words: dict[str, str]) -> Definition:
-    qualified = f"{owner.name}.{name}" if owner.name else name
+    receiver = None if owner.name else _receiver(node)
+    qualified = f"{owner.name or receiver}.{name}" if owner.name or receiver else name
     if role is Role.FUNCTION:
-        kind = ChunkKind.METHOD if owner.name and node.type not in ("variable_declarator",
-                                                                    "assignment_expression") else ChunkKind.FUNCTION
+        kind = ChunkKind.METHOD if (owner.name or receiver) and node.type not in (
+            "variable_declarator", "assignment_expression") else ChunkKind.FUNCTION
     else:
         kind = ChunkKind.CLASS
     start, doc = _leading(node, source)
     word = words.get(node.type, NODES[node.type][1])
-    return Definition(kind, word, qualified, _label(node), start, node.end_point[0], node.start_point[0],
-                      doc + _docstring(node, source), role, owner.depth)
+    label = _label(node)
+    return Definition(kind, word, qualified, f"{receiver}.{label}" if receiver else label, start,
+                      node.end_point[0], node.start_point[0], doc + _docstring(node, source), role, owner.depth)
+
+
+def _receiver(node) -> str | None:
+    """Go: the type a method's receiver names (`func (f *JSONFormatter) Format` -> JSONFormatter), so
+    the method is `JSONFormatter.Format` as a class's method is `Class.method` (a Go file's methods
+    sit at its top level; a bare `Format` said nothing of which of five formatters it was)."""
+    receiver = node.child_by_field_name("receiver") if node.type == "method_declaration" else None
+    queue = [receiver] if receiver is not None else []
+    while queue:  # breadth first: `*List[T]` names List before its type argument T
+        current = queue.pop(0)
+        if current.type == "type_identifier":
+            return _short(current)
+        queue.extend(current.named_children)
+    return None
 
 
 def _role_of(node) -> Role | None:

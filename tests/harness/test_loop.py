@@ -502,6 +502,21 @@ def test_an_answer_that_leaves_out_callers_gets_the_rest_from_the_index_under_it
     assert answer.support is Support.PARTLY and [c.text for c in answer.left_out] == ["main"]
 
 
+def test_a_method_among_the_callers_is_named_by_its_own_name_or_its_type():
+    from app.harness.first_prompt import more_callers
+    from app.tools.base import Reference, TextHit
+
+    def call(path: str, inside: str) -> Reference:
+        return Reference(TextHit(LineSpan(path, 6, 6), "prefixFieldClashes(entry.Data)"), "call", inside)
+
+    callers = (call("json_formatter.go", "JSONFormatter.Format"), call("text_formatter.go", "TextFormatter.Format"),
+               call("logger.go", "Logger.WithFields"))
+    said = "The JSONFormatter and the TextFormatter call prefixFieldClashes."
+    assert [r.inside for r in more_callers(said, callers)] == ["Logger.WithFields"]
+    assert more_callers(said + " So does `WithFields`.", callers) == ()
+    assert len(more_callers("The formatters call it.", callers)) == 3  # "formatters" is no caller's name
+
+
 def test_a_small_context_cuts_the_first_prompt_s_chunks_to_fit(tools):
     """A user who sets n_ctx 2048 keeps 1,024 for the reply: the 2,000-token chunk budget would not
     fit beside the system text and the tool schemas; the chunks are cut to the room left, and the

@@ -18,7 +18,7 @@ SAMPLES = {
     "m.tsx": ("export function App(props: P) {\n  return <div/>;\n}\n", ["function App(props: P)  L1-3"]),
     "m.go": ("package m\n\ntype Server struct{}\n\nfunc (s *Server) Run(port int) error {\n\treturn nil\n}\n\n"
              "func main() {}\n",
-             ["type Server  L3-3", "method Run(port int)  L5-7", "func main()  L9-9"]),
+             ["type Server  L3-3", "method Server.Run(port int)  L5-7", "func main()  L9-9"]),
     "m.rs": ("struct Point { x: i32 }\nimpl Point {\n    fn norm(&self) -> i32 { 0 }\n}\ntrait Draw {}\n"
              "fn main() {}\npub type Result<T, E = Error> = core::result::Result<T, E>;\n",
              ["struct Point  L1-1", "impl Point  L2-4", "  fn norm(&self)  L3-3", "trait Draw  L5-5",

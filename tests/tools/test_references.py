@@ -120,3 +120,21 @@ def test_a_call_is_labelled_with_the_innermost_definition_around_it(refs) -> Non
     assert "src/store.ts:10: call in Immer.produce (src/store.ts:9): const proxy = createProxy(base)" in lines_of(out)
     assert [(r.inside, r.hit.span.start_line) for r in out.references] == [("DraftMap.get", 4),
                                                                     ("Immer.produce", 10)]
+
+
+def test_a_go_method_is_labelled_with_its_receiver_type(refs) -> None:
+    """Two `Format` methods of two formatters: the bare name said nothing of which one calls."""
+    files = {
+        "json_formatter.go": ("package logrus\n\ntype JSONFormatter struct{}\n\n"
+                              "func (f *JSONFormatter) Format(entry *Entry) ([]byte, error) {\n"
+                              "\tprefixFieldClashes(entry.Data)\n\treturn nil, nil\n}\n"),
+        "text_formatter.go": ("package logrus\n\ntype TextFormatter struct{}\n\n"
+                              "func (f TextFormatter) Format(entry *Entry) ([]byte, error) {\n"
+                              "\tprefixFieldClashes(entry.Data)\n\treturn nil, nil\n}\n"),
+        "formatter.go": "package logrus\n\nfunc prefixFieldClashes(data Fields) {}\n",
+    }
+    out = refs(files, symbol="prefixFieldClashes")
+    assert out.ok, out.content
+    assert sorted(r.inside for r in out.references) == ["JSONFormatter.Format", "TextFormatter.Format"]
+    assert ("json_formatter.go:6: call in JSONFormatter.Format (json_formatter.go:5): "
+            "prefixFieldClashes(entry.Data)") in lines_of(out)
