@@ -135,9 +135,14 @@ def more_callers(answer: str, callers: Sequence[Reference]) -> tuple[Reference, 
     does not name: what a complete answer to "what calls X" would add. A method is named by its own
     name or by its class or receiver type ("the JSONFormatter and the TextFormatter" for two
     `Format` methods)."""
-    return tuple(r for r in callers if not is_test_path(r.hit.span.path) and not is_copy_path(r.hit.span.path)
-                 and not any(re.search(rf"(?<![\w$]){re.escape(part)}(?![\w$])", answer)
-                             for part in r.inside.split(".")[-2:]))
+    return tuple(r for r in code_callers(callers)
+                 if not any(re.search(rf"(?<![\w$]){re.escape(part)}(?![\w$])", answer)
+                            for part in r.inside.split(".")[-2:]))
+
+
+def code_callers(callers: Sequence[Reference]) -> tuple[Reference, ...]:
+    """The listed calls from the code: not from tests, not from a bundle's copies."""
+    return tuple(r for r in callers if not is_test_path(r.hit.span.path) and not is_copy_path(r.hit.span.path))
 
 
 def _reference_hits(calls: Sequence[Reference]) -> Iterator[TextHit]:

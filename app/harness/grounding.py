@@ -86,6 +86,18 @@ _TICKED = re.compile(r"`([^`\n]{2,80})`")
 PRODUCT_NAMES = frozenset(n.lower() for n in (
     "Node.js", "Deno.js", "Vue.js", "Next.js", "Nuxt.js", "Express.js", "React.js", "Ember.js",
     "Backbone.js", "Angular.js", "Three.js", "D3.js", "Chart.js", "Socket.io", "Bun.sh"))
+# languages, platforms and tools written in mixed case, which read like code names: "converts them
+# into JavaScript objects" names nothing the workspace should define (it was struck through as
+# missing)
+WELL_KNOWN_NAMES = frozenset(n.lower() for n in (
+    "JavaScript", "TypeScript", "CoffeeScript", "ECMAScript", "LiveScript", "ActionScript", "WebAssembly",
+    "GitHub", "GitLab", "BitBucket", "PyPI", "NuGet", "RubyGems", "CocoaPods", "NumPy", "SciPy", "PyTorch",
+    "TensorFlow", "PySide", "PyQt", "FastAPI", "WebSocket", "WebSockets", "WebKit", "WebGL", "WebRTC",
+    "WebView", "PostgreSQL", "MySQL", "GraphQL", "MongoDB", "MariaDB", "DynamoDB", "CouchDB", "InfluxDB",
+    "ClickHouse", "RabbitMQ", "ZeroMQ", "ElasticSearch", "OpenAPI", "OpenSSL", "OpenSSH", "OpenBSD",
+    "FreeBSD", "NetBSD", "OpenTelemetry", "PowerShell", "IntelliJ", "PyCharm", "GoLand", "JetBrains",
+    "macOS", "iOS", "iPadOS", "iPhone", "iPad", "tvOS", "watchOS", "LaTeX", "YouTube", "WordPress",
+    "CircleCI", "AppVeyor", "DevOps", "VirtualBox", "CloudFlare", "DigitalOcean", "HashiCorp"))
 _IDENT = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*(?:\(\))?$")
 _CODEY = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?=\(\))|"
                     r"(?<![\w.])([a-z]+_\w+|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)(?![\w])")
@@ -95,7 +107,8 @@ _QUOTED = re.compile(r"[\"']([^\"'\n]{2,60})[\"']")
 
 def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence: Evidence,
                  names: NameLookup, max_names: int, max_sources: int,
-                 tokens: Sequence[tuple[str, float]] = (), complete: bool = True) -> AnswerCheck:
+                 tokens: Sequence[tuple[str, float]] = (), complete: bool = True,
+                 calls: tuple[ShownLine, ...] = ()) -> AnswerCheck:
     """The verdict on `text` (verdict.judge), its sources and the names the workspace lacks.
 
     Sources: the model's own citations that held, then its prose citations ("`a.py` lines 3-9",
@@ -105,7 +118,9 @@ def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence
     question's subject (a small model cites the header of a neighbouring chunk, "main.py, lines
     25-28", for a value it read elsewhere). `tokens`: the answer's, with their log-probabilities.
     `complete`: False when the index knows more than the answer says (callers it leaves out); then,
-    like an answer naming what the workspace lacks, it is at most partly backed."""
+    like an answer naming what the workspace lacks, it is at most partly backed. `calls`: for a
+    "what calls X" question, the calls the index found when the answer names every one of them (a
+    deterministic fact, like the symbol table's for "where is X": verdict.judge)."""
     unverified = unverified_names(text, names, max_names)
     lines = _current_lines(evidence)
     prose, read = _prose_sources(text, evidence, names)
@@ -115,7 +130,7 @@ def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence
     files = {p for p in (names.resolve_path(w) for w in paths) if p}
     defined = _definition_check(text, question, files | {p.path for p in places}, names)
     verdict = judge(text, question, lines, paths=paths, places=places, echo=is_echo(text, ECHO_MARKERS),
-                    defined=defined, files=files, tokens=tokens)
+                    defined=defined, files=files, tokens=tokens, calls=calls)
     if (unverified or not complete) and verdict.support is Support.BACKED:  # names what is not there, or leaves out
         verdict = Verdict(Support.PARTLY, (), verdict.backing, verdict.found, verdict.missing + unverified)
     sources = places
@@ -228,7 +243,8 @@ def mentioned_names(text: str) -> tuple[list[str], list[str]]:
             symbols.append(name.removesuffix("()"))
     for match in _CODEY.finditer(_TICKED.sub(" ", prose)):
         symbols.append(match.group(1) or match.group(2))
-    return paths, [s for s in _unique(symbols) if s not in paths and not _in_any_path(s, paths)]
+    return paths, [s for s in _unique(symbols) if s not in paths and not _in_any_path(s, paths)
+                   and s.lower() not in WELL_KNOWN_NAMES]
 
 
 def unverified_names(text: str, names: NameLookup, limit: int) -> tuple[str, ...]:

@@ -11,15 +11,17 @@ showed (and in the lines of a range the answer cites but the run never showed, r
 - prose claims: the answer's other content words; most must appear in the lines;
 - places: a file (and lines) named as where something is must exist and hold the subject;
 - definitions: for a "where is X" question, the index's symbol table says where X is defined, and
-  an answer naming another file is not backed whatever it cites.
+  an answer naming another file is not backed whatever it cites;
+- callers: for a "what calls X" question, the calls the index found are the answer; one that names
+  every caller is backed by those calls, one that leaves one out is at most partly backed.
 
 Certainty (app.harness.certainty, where the backend gives token probabilities): the lead key claim
 (the answer's first number, else its first quoted or code value, else its first name) written with a
 low probability makes a backed answer partly backed (certainty never raises a verdict).
 
 Backed: every key claim found, one of them beside the subject (that line is shown to the user),
-and the prose mostly found (or: plain prose nearly all found beside the subject; or a cited place
-that holds the subject). Not backed: nothing found, too little of the prose and no key claim, a
+and the prose mostly found (or: a short plain-prose answer nearly all found beside the subject; or
+a cited place that holds the subject). Not backed: nothing found, too little of the prose and no key claim, a
 cited file that never names the subject, or the answer repeats the prompt instead of answering.
 Anything between is partly backed, with what was and was not found. Every threshold was tuned on
 the eval's tuning questions only (docs/eval.md; each constant says what the sweep gave).
@@ -95,6 +97,13 @@ PROSE_LOW = 0.55
 # (38); 1.0: 40 (37). The tuning set cannot tell 1 to 4 words apart; 2 keeps a one-word answer out.
 PROSE_KEYLESS = 0.8
 KEYLESS_MIN_WORDS = 2
+# ... and only when it says little: a paragraph of explanation with no value or name in it finds
+# most of its words in the lines of any chunk about the subject, right or wrong ("{:#} includes the
+# backtrace", "gzip is more reliable"). Wave 3, ninth session, on the three tuning sets (backed,
+# right): no limit 111 (97); at most 10 words 110 (97); 8: 109 (97); 7: 108 (97); 6: 106 (96);
+# 5 or 4: 104 (94). At 6 four wrong explanations (how/why answers on tuning3) stop being backed
+# and one right one does ("ws caps zlib operations ... fragmentation", 7 words).
+KEYLESS_MAX_WORDS = 6
 CLOSEST_LINES = 3
 CLOSEST_MIN_SCORE = 2  # a line naming the subject once, or holding a claim, is worth a look
 
@@ -223,12 +232,15 @@ class Findings:
 
 def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iterable[str] = (),
           places: tuple[LineSpan, ...] = (), echo: bool = False, defined: Definition | None = None,
-          files: Iterable[str] = (), tokens: Sequence[tuple[str, float]] = ()) -> Verdict:
+          files: Iterable[str] = (), tokens: Sequence[tuple[str, float]] = (),
+          calls: tuple[ShownLine, ...] = ()) -> Verdict:
     """The verdict on `answer` from the shown `lines` (each a single line, by span); `places` are
     the ranges it cites as where the answer is (their lines are among `lines`); `defined` is the
     symbol table's word on a "where is X" answer, which overrules the lines; `files` are the
     workspace files the answer names; `tokens` are the answer's tokens with the model's
-    log-probabilities, where the backend gives them (see app.harness.certainty)."""
+    log-probabilities, where the backend gives them (see app.harness.certainty); `calls` are the
+    calls the index found to the function a "what calls X" question names, when the answer names
+    every caller: that list is the answer, and the answer is backed by it whatever its prose."""
     f = find_claims(answer, question, lines, paths, places, set(files))
     claims = f.claims
     found = f.found_keys + tuple(claims.word(p) for p in f.prose_found)
@@ -239,6 +251,8 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
                        missing + (f"{defined.name} in the file named",))
     if defined is not None and not echo and f.prose_share >= PROSE_BACKED:
         return Verdict(Support.BACKED, defined.lines + f.backing, (), found + (defined.name,), missing)
+    if calls and not echo:
+        return Verdict(Support.BACKED, calls[:CLOSEST_LINES], (), found, missing)
     support = Support.NOT_BACKED if echo else _support(f)
     sure = certainty.least_certain(tokens, claims.key[:1])  # the lead claim: see certainty.SURE
     support, doubt = _weighed(support, sure)
@@ -291,7 +305,7 @@ def _support(f: Findings) -> Support:
     """The rules, in order: backed, then the ways to be not backed; partly backed otherwise."""
     claims, place, prose_ok = f.claims, f.place, f.prose_share >= PROSE_BACKED
     keys_ok = bool(claims.key) and len(f.found_keys) == len(claims.key) and bool(f.backing)
-    keyless_ok = (not claims.key and len(claims.prose) >= KEYLESS_MIN_WORDS
+    keyless_ok = (not claims.key and KEYLESS_MIN_WORDS <= len(claims.prose) <= KEYLESS_MAX_WORDS
                   and f.prose_share >= PROSE_KEYLESS and f.beside_subject)
     if place is Place.MISS and not f.found_keys:
         return Support.NOT_BACKED

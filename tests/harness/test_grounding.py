@@ -32,6 +32,9 @@ def test_names_are_paths_and_code_symbols_not_prose_or_urls() -> None:
     assert symbols == ["load_config", "Store.add", "parseSettings", "user_id"]
     # a runtime's name is no file: "ws needs Node.js 10" was flagged "Not found in this workspace"
     assert mentioned_names("ws needs Node.js >=10 (package.json), like Vue.js apps do.")[0] == ["package.json"]
+    # nor a language's: "converts them into JavaScript objects" struck "JavaScript" through as missing
+    assert mentioned_names("qs.parse turns them into JavaScript objects, as on GitHub and macOS; "
+                           "see parseQuery.")[1] == ["parseQuery"]
 
 
 def test_the_lines_an_answer_uses_become_its_sources() -> None:

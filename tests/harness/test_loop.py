@@ -502,6 +502,23 @@ def test_an_answer_that_leaves_out_callers_gets_the_rest_from_the_index_under_it
     assert answer.support is Support.PARTLY and [c.text for c in answer.left_out] == ["main"]
 
 
+def test_an_answer_naming_every_caller_the_index_found_is_backed_by_those_calls(tools):
+    """The callers' list is a deterministic fact, like the symbol table's: the answer's wording
+    around the names (words no line holds) does not make it less right."""
+    settings = Settings(n_threads=1, force_answer_after_read="always")
+    wordy = ScriptedModel(["The function is invoked at one place: `main` at notekeeper/cli.py:28, which "
+                           "happens whenever somebody launches the utility interactively."])
+    answer = only(run(wordy, tools, settings, question="What calls load_config?"), ev.AnswerCompleted)[0]
+    assert answer.support is Support.BACKED
+    assert [(b.span, b.text) for b in answer.backing] == [(LineSpan("notekeeper/cli.py", 28, 28),
+                                                            "config = load_config()")]
+    # the same words about a question that is not about callers: nothing deterministic backs them
+    other = ScriptedModel(["It is invoked at one place: `main` at notekeeper/cli.py:28, which "
+                           "happens whenever somebody launches the utility interactively."])
+    answer = only(run(other, tools, settings, question="What does load_config do?"), ev.AnswerCompleted)[0]
+    assert answer.support is not Support.BACKED
+
+
 def test_a_method_among_the_callers_is_named_by_its_own_name_or_its_type():
     from app.harness.first_prompt import more_callers
     from app.tools.base import Reference, TextHit

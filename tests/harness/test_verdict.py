@@ -108,3 +108,19 @@ def test_media_types_are_claims() -> None:
     verdict = judge("It compresses text/html, text/plain and application/*/*.", question, lines)
     assert verdict.support is not Support.BACKED and verdict.missing[:1] == ("application/*",)
     assert judge("It compresses text/html and text/plain.", question, lines).support is Support.BACKED
+
+
+def test_plain_prose_is_backed_when_short_but_a_paragraph_of_explanation_is_not() -> None:
+    """An answer with no value or name to check: a short statement whose words sit beside the
+    subject is backed; a long explanation finds most of its words in any chunk about the subject."""
+    lines = {LineSpan("src/fmt.rs", 10, 10): "// The alternate form prints the error and every cause in its chain,",
+             LineSpan("src/fmt.rs", 11, 11): "// separated by colons; the plain form prints the outermost error only.",
+             LineSpan("src/fmt.rs", 12, 12): "// A backtrace is printed when the error captured one; "
+                                              "it is stored on the heap."}
+    question = "How does the alternate form print an error?"
+    short = judge("It prints every cause in the chain, separated by colons.", question, lines)
+    assert short.support is Support.BACKED
+    explained = ("The alternate form prints the backtrace stored on the heap when the error captured one, "
+                 "separated by colons, while the plain form prints only the outermost error.")
+    assert not claims_of(explained, question).key and len(claims_of(explained, question).prose) > 6
+    assert judge(explained, question, lines).support is Support.PARTLY
