@@ -115,6 +115,17 @@ class ToolExecutor:
                      if h.symbol and (h.symbol == name or h.symbol.rsplit(".", 1)[-1] == bare)
                      for line in [_line_naming(h.text, bare, h.start_line)])
 
+    def definition_names(self) -> tuple[tuple[str, str], ...]:
+        """(path, qualified name) of every definition in the index; () without one."""
+        index = self._registry.code_search
+        if index is None:
+            return ()
+        try:
+            return index.index_for(self._workspace).definition_names()
+        except Exception:  # the index is a help: a broken one checks nothing
+            log.exception("listing the symbol table's definitions failed")
+            return ()
+
     def defined_in(self, path: str) -> tuple[TextHit, ...]:
         """The definition lines of a workspace file (file_outline's, read under the workspace
         rules), each with its text; () for a file it cannot outline. The answer check cites, for a

@@ -34,7 +34,7 @@ from app.harness.verdict import (
     subject_of,
     within,
 )
-from app.index.intent import callee_of
+from app.index.intent import callee_of, is_test_path
 from app.values import LineSpan, find_citations
 
 __all__ = ["AnswerCheck", "NameLookup", "Support", "check_answer"]
@@ -75,6 +75,7 @@ class NameLookup:
     read_lines: Callable[[LineSpan], tuple[ShownLine, ...]] = field(default=_no_lines)
     definitions: Callable[[str], tuple[LineSpan, ...]] = field(default=lambda name: ())  # symbol table
     defined_in: Callable[[str], tuple[ShownLine, ...]] = field(default=lambda path: ())  # a file's definitions
+    definition_names: Callable[[], tuple[tuple[str, str], ...]] = field(default=lambda: ())  # (path, name) each
 
 
 EXTENSIONS = ("py pyi js mjs cjs jsx ts tsx go rs java kt c h cc cpp hpp cs rb php swift scala sh "
@@ -186,7 +187,25 @@ def _definition_check(text: str, question: str, named: set[str], names: NameLook
         agree = [s for s in spans if s.path in named]
         where = agree[0] if agree else spans[0]
         return Definition(name, bool(agree), names.read_lines(where) or (ShownLine(where, name),))
-    return None
+    return _described_definition(question, named, names)
+
+
+def _described_definition(question: str, named: set[str], names: NameLookup) -> Definition | None:
+    """A "where" question that describes what it asks for instead of naming it ("which file
+    defines the JSON formatter?"): when the definitions whose own names name the subject
+    (`JSONFormatter`) are all in one file (tests aside) and the answer names that file, the symbol
+    table agrees. Several files, or none, decide nothing; nor does a file the answer names that is
+    not the one (on the tuning sets, three such answers were right: a description is looser than a
+    name)."""
+    subject = subject_of(question)
+    found = [(path, name) for path, name in names.definition_names()
+             if not is_test_path(path) and names_subject(subject, name.rsplit(".", 1)[-1])]
+    files = {path for path, _ in found}
+    if len(files) != 1 or not files <= named:
+        return None
+    name = found[0][1]
+    spans = [s for s in names.definitions(name) if s.path in files]
+    return Definition(name, True, names.read_lines(spans[0]) if spans else ())
 
 
 DEFINITIONS_CITED = 2  # definition lines a "which file" answer cites, at most

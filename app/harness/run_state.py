@@ -96,7 +96,8 @@ class RunState:
         defined_in = getattr(self.tools, "defined_in", lambda path: ())
         return NameLookup(lambda name: _has_path(self.files, name), self._has_symbol,
                           lambda name: resolve_path(self.files, name), self._read_lines, definitions,
-                          lambda path: tuple(ShownLine(h.span, h.text) for h in defined_in(path)))
+                          lambda path: tuple(ShownLine(h.span, h.text) for h in defined_in(path)),
+                          getattr(self.tools, "definition_names", lambda: ()))
 
     def _read_lines(self, span: LineSpan) -> tuple[ShownLine, ...]:
         """The lines of a span read now (a prose citation's range this run never showed)."""

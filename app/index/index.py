@@ -178,6 +178,19 @@ class CodeIndex:
             except sqlite3.DatabaseError:
                 return ()
 
+    def definition_names(self, limit: int = 50000) -> tuple[tuple[str, str], ...]:
+        """(path, qualified name) of every class, function and method chunk: what the symbol table
+        knows is defined where, for a "which file defines the JSON formatter?" check."""
+        with self._mutex:
+            try:
+                rows = self._store.execute(
+                    "SELECT f.path, c.symbol FROM chunks c JOIN files f ON f.id = c.file_id "
+                    "WHERE c.symbol != '' AND c.kind IN (?, ?, ?) ORDER BY f.path, c.start LIMIT ?",
+                    (ChunkKind.CLASS.value, ChunkKind.FUNCTION.value, ChunkKind.METHOD.value, limit))
+            except sqlite3.DatabaseError:
+                return ()
+        return tuple((path, symbol) for path, symbol in rows)
+
     def mentions(self, name: str, limit: int = 200) -> tuple[ChunkHit, ...]:
         """Chunks whose code holds `name` as a term (as the index split it: `cfg.load_config(x)`
         holds `load_config`), in file order, without a score: where a name is used or called."""

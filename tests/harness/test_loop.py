@@ -519,6 +519,41 @@ def test_an_answer_naming_every_caller_the_index_found_is_backed_by_those_calls(
     assert answer.support is not Support.BACKED
 
 
+FORMATTERS = {
+    "json_formatter.go": "package logrus\n\n// JSONFormatter formats logs into parsable json.\n"
+                         "type JSONFormatter struct {\n\tPrettyPrint bool\n}\n\n"
+                         "func (f *JSONFormatter) Format(e *Entry) ([]byte, error) {\n"
+                         "\treturn nil, nil\n}\n",
+    "text_formatter.go": "package logrus\n\n// TextFormatter formats logs into text.\ntype TextFormatter struct {\n"
+                         "\tDisableColors bool\n}\n",
+    "formatter.go": "package logrus\n\n// The Formatter interface is used to implement a custom Formatter.\n"
+                    "type Formatter interface {\n\tFormat(*Entry) ([]byte, error)\n}\n",
+    "json_formatter_test.go": "package logrus\n\nfunc TestJSONFormatterPrettyPrint(t *testing.T) {}\n",
+}
+
+
+def test_a_which_file_answer_agrees_with_the_one_file_whose_definitions_the_question_describes(tmp_path):
+    """"Which file defines the JSON formatter?" names no symbol; the symbol table's definitions that
+    the description names (`JSONFormatter`, tests aside) are all in one file: the answer naming it
+    is backed by that definition; one naming another file is not backed by the table."""
+    from app.harness.calls import ToolExecutor
+    from app.workspace import Workspace
+
+    for name, text in FORMATTERS.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    settings = Settings(n_threads=1, force_answer_after_read="always")
+    question = "Which file defines the JSON formatter?"
+    with Workspace(tmp_path, settings) as workspace:
+        tools = ToolExecutor(workspace, settings)
+        right = ScriptedModel(["The file that defines the JSON formatter is `json_formatter.go`."])
+        answer = only(run(right, tools, settings, question=question), ev.AnswerCompleted)[0]
+        assert answer.support is Support.BACKED
+        assert any(b.span.path == "json_formatter.go" and "JSONFormatter" in b.text for b in answer.backing)
+        wrong = ScriptedModel(["The file that defines the JSON formatter is `formatter.go`."])
+        answer = only(run(wrong, tools, settings, question=question), ev.AnswerCompleted)[0]
+        assert answer.support is not Support.BACKED
+
+
 def test_a_method_among_the_callers_is_named_by_its_own_name_or_its_type():
     from app.harness.first_prompt import more_callers
     from app.tools.base import Reference, TextHit
