@@ -160,16 +160,17 @@ def claims_of(answer: str, question: str, paths: Iterable[str] = ()) -> Claims:
     references and file names are where it says things are, checked apart)."""
     asked_words = {w.lower() for w in WORD.findall(question)} | set(NUMBER.findall(question))
     asked = _stems(question) | asked_words
+    asked_text = _squash(question)
     text = _without_places(URL.sub(" ", answer), paths)
     key: dict[str, None] = {}
     for value in [*NUMBER.findall(text), *_QUOTED.findall(text), *_TICKED.findall(text),
                   *_MEDIA_TYPE.findall(text)]:
         value = value.strip().strip("`'\"").removesuffix("()").lower()
-        if value and not _said(value, asked_words):
+        if value and not _said(value, asked_words, asked_text):
             key.setdefault(value, None)
     for word in WORD.findall(_TICKED.sub(" ", text)):
         low = word.lower()
-        if ("_" in word or any(c.isupper() for c in word[1:])) and not _said(low, asked_words):
+        if ("_" in word or any(c.isupper() for c in word[1:])) and not _said(low, asked_words, asked_text):
             key.setdefault(low, None)
     prose_text = _TICKED.sub(" ", _FENCED.sub(" ", text))
     prose = {s for s in _stems(prose_text) if not any(s.startswith(a) or a.startswith(s) for a in asked)}
@@ -190,10 +191,18 @@ def _without_places(text: str, paths: Iterable[str]) -> str:
     return _LINE_REFS.sub(" ", text)
 
 
-def _said(value: str, asked_words: set[str]) -> bool:
-    """The question already says it: the value, or every word of it."""
+def _said(value: str, asked_words: set[str], asked_text: str) -> bool:
+    """The question already says it: the value, or every word of it in the same order
+    (`asked_text`: the question squashed, see _squash). "Which request header does the RequestID
+    middleware read an existing request id from?" does not say "X-Request-Id", whose words it has."""
     words = [w.lower() for w in WORD.findall(value)] + NUMBER.findall(value)
-    return value in asked_words or (bool(words) and all(w in asked_words for w in words))
+    return value in asked_words or (bool(words) and all(w in asked_words for w in words)
+                                    and _squash(value) in asked_text)
+
+
+def _squash(text: str) -> str:
+    """Lower-case letters and digits only: `dotenv run`, `dotenv-run` and "Dotenv run" are one."""
+    return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
 def subject_of(question: str) -> set[str]:

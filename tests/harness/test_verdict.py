@@ -20,6 +20,10 @@ def test_citations_and_line_numbers_are_places_not_claims() -> None:
 
 def test_values_the_question_already_says_are_not_claims() -> None:
     assert claims_of("`dotenv run` does, with override `True`.", "Does `dotenv run` override?").key == ("true",)
+    # ... but a value made of the question's words is new when the question does not spell it
+    question = "Which request header does the RequestID middleware read an existing request id from?"
+    assert claims_of('It reads the "X-Request-Id" header.', question).key == ("x-request-id",)
+    assert claims_of("It reads the `request id` header.", question).key == ()
 
 
 def test_an_answer_that_repeats_the_prompt_is_not_backed() -> None:
