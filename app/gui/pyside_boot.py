@@ -13,34 +13,36 @@ Burrow uses no `__feature__`, so the answer never changes what it runs either wa
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from types import ModuleType
 
 import PySide6.QtCore  # noqa: F401  (loads shibokensupport.feature, the hook replaced below)
 
-_MARK = "_burrow_bytes_scan"
+_pyside_scan: Callable[[ModuleType], bool] | None = None  # PySide6's own, for modules without a .py file
 
 
-def install() -> bool:
-    """Replace the hook's source scan; True when it is (or already was) replaced."""
-    feature = sys.modules.get("shibokensupport.feature")
-    original = getattr(feature, "_mod_uses_pyside", None)
-    if original is None:
-        return False
-    if getattr(original, _MARK, False):
-        return True
-
-    def uses_pyside(module: ModuleType) -> bool:
-        path = getattr(module, "__file__", None)
-        if not isinstance(path, str) or not path.endswith(".py"):
-            return original(module)
+def uses_pyside(module: ModuleType) -> bool:
+    """PySide6's test ("PySide6" in the module's source), on the file's bytes."""
+    path = getattr(module, "__file__", None)
+    if isinstance(path, str) and path.endswith(".py"):
         try:
             with open(path, "rb") as source:
                 return b"PySide6" in source.read()
         except OSError:
-            return original(module)
+            pass
+    return _pyside_scan(module) if _pyside_scan is not None else False
 
-    setattr(uses_pyside, _MARK, True)
-    feature._mod_uses_pyside = uses_pyside
+
+def install() -> bool:
+    """Put uses_pyside in place of the hook's source scan; True when it is there."""
+    global _pyside_scan
+    feature = sys.modules.get("shibokensupport.feature")
+    current = getattr(feature, "_mod_uses_pyside", None)
+    if current is None:
+        return False
+    if current is not uses_pyside:
+        _pyside_scan = current
+        feature._mod_uses_pyside = uses_pyside
     return True
 
 

@@ -12,24 +12,18 @@ import app.paths
 from app.gui import pyside_boot
 
 
-def _scans():
-    feature = sys.modules["shibokensupport.feature"]
-    original = feature._mod_uses_pyside
-    inner = original.__closure__ and next(
-        (c.cell_contents for c in original.__closure__ if callable(c.cell_contents)), None)
-    return feature, original, inner
-
-
 def test_the_hook_is_replaced_once():
-    feature, replaced, inner = _scans()
-    assert getattr(replaced, pyside_boot._MARK, False)
+    feature = sys.modules["shibokensupport.feature"]
+    assert feature._mod_uses_pyside is pyside_boot.uses_pyside
+    original = pyside_boot._pyside_scan
+    assert original is not None and original is not pyside_boot.uses_pyside
     assert pyside_boot.install() is True
-    assert feature._mod_uses_pyside is replaced  # a second install keeps the one replacement
-    assert inner is not None and not getattr(inner, pyside_boot._MARK, False)
+    assert feature._mod_uses_pyside is pyside_boot.uses_pyside
+    assert pyside_boot._pyside_scan is original  # a second install keeps PySide6's own scan
 
 
 def test_the_bytes_scan_agrees_with_pyside6s_own(tmp_path):
-    _, fast, original = _scans()
+    fast, original = pyside_boot.uses_pyside, pyside_boot._pyside_scan
     written = tmp_path / "uses_qt.py"
     written.write_text("# a plugin\nfrom PySide6.QtWidgets import QLabel\n", encoding="utf-8")
     plain = tmp_path / "plain.py"
