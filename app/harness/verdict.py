@@ -12,6 +12,8 @@ showed (and in the lines of a range the answer cites but the run never showed, r
 - places: a file (and lines) named as where something is must exist and hold the subject;
 - definitions: for a "where is X" question, the index's symbol table says where X is defined, and
   an answer naming another file is not backed whatever it cites;
+- named files: an answer that names the file its values are in ("... 504 ... in `throttle.go`") is
+  backed by its key claims only when a line of a file it names holds one of them;
 - callers: for a "what calls X" question, the calls the index found are the answer; one that names
   every caller is backed by those calls, one that leaves one out is at most partly backed.
 
@@ -233,6 +235,7 @@ class Findings:
     beside_subject: bool  # a line names the subject with two of the answer's prose words
     file_names_subject: bool  # a file the answer names has a line naming the subject
     asks_place: bool = False  # the question asks where something is: a cited place is an answer
+    elsewhere: str = ""  # the files the answer names, when none of their lines holds a key claim
 
     @property
     def prose_share(self) -> float:
@@ -255,6 +258,8 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     found = f.found_keys + tuple(claims.word(p) for p in f.prose_found)
     missing = tuple(k for k in claims.key if k not in f.found_keys)
     missing += tuple(claims.word(p) for p in claims.prose if p not in f.prose_found)
+    if f.elsewhere and f.found_keys and f.place is not Place.HOLDS:
+        missing += (f"{f.found_keys[0]} in {f.elsewhere}",)
     if defined is not None and not defined.agrees:  # the index defines it elsewhere
         return Verdict(Support.NOT_BACKED, (), defined.lines + f.closest, found,
                        missing + (f"{defined.name} in the file named",))
@@ -301,19 +306,22 @@ def find_claims(answer: str, question: str, lines: dict[LineSpan, str], paths: I
     all_stems = set().union(*stems.values()) if stems else set()
     backing = _backing(claims.key, subject, lines, lowered, stems)
     prose = set(claims.prose)
+    found_keys = tuple(k for k in claims.key if any(_holds(low, k) for low in lowered.values()))
+    in_named = any(span.path in files and any(_holds(low, k) for k in found_keys) for span, low in lowered.items())
     return Findings(
-        claims, tuple(k for k in claims.key if any(_holds(low, k) for low in lowered.values())),
+        claims, found_keys,
         tuple(p for p in claims.prose if p in all_stems), backing,
         _closest(claims, subject, lines, lowered, stems), _place_status(places, subject, stems, backing),
         any(_match(subject, words) and len(prose & words) >= 2 for words in stems.values()),
         any(span.path in files and _match(subject, words) for span, words in stems.items()),
-        bool(WHERE_QUESTION.search(question)))
+        bool(WHERE_QUESTION.search(question)), "" if in_named or not files else ", ".join(sorted(files)))
 
 
 def _support(f: Findings) -> Support:
     """The rules, in order: backed, then the ways to be not backed; partly backed otherwise."""
     claims, place, prose_ok = f.claims, f.place, f.prose_share >= PROSE_BACKED
-    keys_ok = bool(claims.key) and len(f.found_keys) == len(claims.key) and bool(f.backing)
+    keys_ok = (bool(claims.key) and len(f.found_keys) == len(claims.key) and bool(f.backing)
+               and (not f.elsewhere or place is Place.HOLDS))
     keyless_ok = (not claims.key and KEYLESS_MIN_WORDS <= len(claims.prose) <= KEYLESS_MAX_WORDS
                   and f.prose_share >= PROSE_KEYLESS and f.beside_subject)
     if place is Place.MISS and not f.found_keys:

@@ -128,3 +128,21 @@ def test_plain_prose_is_backed_when_short_but_a_paragraph_of_explanation_is_not(
                  "separated by colons, while the plain form prints only the outermost error.")
     assert not claims_of(explained, question).key and len(claims_of(explained, question).prose) > 6
     assert judge(explained, question, lines).support is Support.PARTLY
+
+
+def test_values_placed_in_a_file_whose_lines_do_not_hold_them_are_not_backed() -> None:
+    """tuning3's chi-07: "504 ... in the `throttle.go` file" backed by timeout.go's 504 line. The
+    place an answer names is a claim too: it backs only when a line of that file holds a value."""
+    lines = {LineSpan("middleware/timeout.go", 40, 40): "\t\t\tw.WriteHeader(http.StatusGatewayTimeout)",
+             LineSpan("middleware/timeout.go", 10, 10): "// a 504 Gateway Timeout error to the client.",
+             LineSpan("middleware/throttle.go", 60, 60): "\t\thttp.Error(w, errTimedOut, http.StatusTooManyRequests)"}
+    question = "Which HTTP status does the Throttle middleware answer with when a request waited too long?"
+    answer = "It answers with a 504 Gateway Timeout error, as `w.WriteHeader(http.StatusGatewayTimeout)` shows"
+    wrong_file = judge(answer + " in the `throttle.go` file.", question, lines, paths=["throttle.go"],
+                       files=["middleware/throttle.go"])
+    assert wrong_file.support is Support.PARTLY
+    assert "504 in middleware/throttle.go" in wrong_file.missing
+    right_file = judge(answer + " in the `timeout.go` file.", question, lines, paths=["timeout.go"],
+                       files=["middleware/timeout.go"])
+    assert right_file.support is Support.BACKED
+    assert judge(answer + ".", question, lines).support is Support.BACKED  # no file named: nothing to check
