@@ -49,6 +49,7 @@ class CallOutcome:
     hits: tuple[TextHit, ...] = ()  # search results as data (search_text)
     chunks: tuple[ChunkLines, ...] = ()  # ranked chunks as data (search_code)
     references: tuple[Reference, ...] = ()  # uses as data (find_references)
+    definitions: tuple[TextHit, ...] = ()  # definition lines as data (find_references)
 
 
 class Toolbox(Protocol):
@@ -172,7 +173,8 @@ class ToolExecutor:
         except BurrowError as exc:
             return _failed(call_id, name, raw_arguments, arguments, str(exc))
         return CallOutcome(call_id, name, raw_arguments, arguments, True, out.content, spans=out.spans,
-                           hits=out.hits, chunks=out.chunks, references=out.references)
+                           hits=out.hits, chunks=out.chunks, references=out.references,
+                           definitions=out.definitions)
 
 
 def parse_arguments(raw: str) -> dict[str, Any] | str:

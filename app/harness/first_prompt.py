@@ -19,6 +19,7 @@ from app.harness import prompts
 from app.harness.calls import CallOutcome, Toolbox
 from app.harness.events import RunEvent, ToolCallCompleted, ToolCallProposed
 from app.harness.line_budget import fit_chunks
+from app.harness.verdict import ShownLine, Uncalled
 from app.index.intent import callee_of, intent_of, is_copy_path, is_test_path
 from app.index.languages import language_for
 from app.settings import Settings
@@ -39,6 +40,7 @@ class IntroRead:
     spans: tuple[LineSpan, ...]
     hits: tuple[TextHit, ...]
     callers: tuple[Reference, ...] = ()  # a callers' read: the calls it listed
+    uncalled: Uncalled | None = None  # a callers' read that found the name defined, never called or used
 
 
 def system_message() -> Message:
@@ -107,7 +109,7 @@ def _shown(outcome: CallOutcome, header: str, question: str, settings: Settings,
     if outcome.name == "search_code":
         return _chunks_within(outcome, header, question, settings, count_tokens, spent)
     if outcome.name == "find_references":
-        return _callers(outcome, header)
+        return _callers(outcome, header) or _uncalled(outcome)
     text = outcome.content.strip()
     return IntroRead(header, text, outcome.spans, outcome.hits) if text else None
 
@@ -128,6 +130,18 @@ def _callers(outcome: CallOutcome, header: str) -> IntroRead | None:
                      for r in calls)
     hits = tuple(_reference_hits(calls))
     return IntroRead(header, text, tuple(h.span for h in hits), hits, tuple(calls))
+
+
+def _uncalled(outcome: CallOutcome) -> IntroRead | None:
+    """The name's definitions, when the index found no line that calls or uses it: then nothing
+    here calls it, and the prompt says so instead of leaving the model to guess from the chunks."""
+    if outcome.references or not outcome.definitions:
+        return None
+    name = str((outcome.arguments or {}).get("symbol", ""))
+    text = "\n".join(prompts.DEFINED_LINE.format(where=h.span, code=f"`{h.text}`") for h in outcome.definitions)
+    lines = tuple(ShownLine(h.span, h.text) for h in outcome.definitions)
+    return IntroRead(prompts.NO_CALLERS_HEADER.format(name=name), text, tuple(h.span for h in outcome.definitions),
+                     outcome.definitions, uncalled=Uncalled(name, lines))
 
 
 def more_callers(answer: str, callers: Sequence[Reference]) -> tuple[Reference, ...]:

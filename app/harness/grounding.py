@@ -26,6 +26,7 @@ from app.harness.verdict import (
     Definition,
     ShownLine,
     Support,
+    Uncalled,
     Verdict,
     holds_subject,
     is_echo,
@@ -109,7 +110,7 @@ _QUOTED = re.compile(r"[\"']([^\"'\n]{2,60})[\"']")
 def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence: Evidence,
                  names: NameLookup, max_names: int, max_sources: int,
                  tokens: Sequence[tuple[str, float]] = (), complete: bool = True,
-                 calls: tuple[ShownLine, ...] = ()) -> AnswerCheck:
+                 calls: tuple[ShownLine, ...] = (), uncalled: Uncalled | None = None) -> AnswerCheck:
     """The verdict on `text` (verdict.judge), its sources and the names the workspace lacks.
 
     Sources: the model's own citations that held, then its prose citations ("`a.py` lines 3-9",
@@ -121,7 +122,8 @@ def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence
     `complete`: False when the index knows more than the answer says (callers it leaves out); then,
     like an answer naming what the workspace lacks, it is at most partly backed. `calls`: for a
     "what calls X" question, the calls the index found when the answer names every one of them (a
-    deterministic fact, like the symbol table's for "where is X": verdict.judge)."""
+    deterministic fact, like the symbol table's for "where is X": verdict.judge); `uncalled`: the
+    index defines that function and found nothing that calls or uses it."""
     unverified = unverified_names(text, names, max_names)
     lines = _current_lines(evidence)
     prose, read = _prose_sources(text, evidence, names)
@@ -131,7 +133,8 @@ def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence
     files = {p for p in (names.resolve_path(w) for w in paths) if p}
     defined = _definition_check(text, question, files | {p.path for p in places}, names)
     verdict = judge(text, question, lines, paths=paths, places=places, echo=is_echo(text, ECHO_MARKERS),
-                    defined=defined, files=files, tokens=tokens, calls=calls)
+                    defined=defined, files=files, tokens=tokens, calls=calls,
+                    uncalled=uncalled)
     if (unverified or not complete) and verdict.support is Support.BACKED:  # names what is not there, or leaves out
         verdict = Verdict(Support.PARTLY, (), verdict.backing, verdict.found, verdict.missing + unverified)
     sources = places

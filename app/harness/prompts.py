@@ -29,6 +29,12 @@ INDEX_HEADER = "The parts of the project that best match the question (each as p
 # the tuning2 callers questions, 1 of 11 on held-out).
 CALLERS_HEADER = "Calls to `{name}` that the code index found (the function each call is in, where, and the line):"
 CALLER_LINE = "- in `{inside}`, {where}: {code}"
+# ... and when the index defines the name but no line calls or uses it (a small model shown only the
+# chunks named a function that calls another name as the caller)
+NO_CALLERS_HEADER = ("Nothing in this workspace calls `{name}`: the code index found no line that calls or uses it "
+                     "(a caller outside this code, or one that builds the name at run time, would not show). "
+                     "It is defined here:")
+DEFINED_LINE = "- {where}: {code}"
 # After the question when the harness read something for it. Measured on all 69 eval questions
 # with the 1.5B default (docs/eval.md, wave 2, fourth session): 50 right and 50 grounded, against 49
 # and 50 without it; asking for names and values alone gave 50 right but 48 grounded.
@@ -144,7 +150,7 @@ def verdict_detail(answer: AnswerCompleted) -> list[str]:
         lines.append(DOUBT.format(claim=answer.doubt.claim, percent=answer.doubt.percent))
     if answer.left_out:
         lines.append(LEAVES_OUT_CALLERS.format(places=", ".join(f"`{c.text}` ({c.span})" for c in answer.left_out)))
-    elif support is Support.PARTLY and (found or missing):
+    elif support is not Support.BACKED and (found or missing):
         lines.append(FOUND_NOT_FOUND.format(found=", ".join(found[:8]) or "nothing",
                                             missing=", ".join(missing[:8]) or "nothing"))
     if closest:

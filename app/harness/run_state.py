@@ -23,7 +23,7 @@ from app.harness.first_prompt import (
     system_message,
 )
 from app.harness.grounding import AnswerCheck, NameLookup
-from app.harness.verdict import ShownLine
+from app.harness.verdict import ShownLine, Uncalled
 from app.llm.base import ChatModel, Message, ToolSpec, TurnRequest, Usage
 from app.settings import Settings, ToolPolicy
 from app.tools.base import Reference
@@ -66,6 +66,7 @@ class RunState:
     next_turn: NextTurn = NextTurn.CHOOSE
     first_answer: CheckedAnswer | None = None  # the answer the second stage looks further from
     callers: tuple[Reference, ...] = ()  # a "what calls X" question: the calls the first prompt listed
+    uncalled: Uncalled | None = None  # ... or X's definition, when nothing here calls or uses X
     stage_calls: int = 0  # turns with a good call since the stage began
     stage_tools: tuple[str, ...] = ()  # the tools the stage offers (its default when empty)
     first_own: int = 1  # index of this run's first message (earlier ones are the chat so far)
@@ -162,6 +163,7 @@ class RunState:
             if isinstance(item, IntroRead):
                 self.evidence.add(item.spans, item.hits)
                 self.callers += item.callers
+                self.uncalled = item.uncalled or self.uncalled
                 reads.append(item)
             else:
                 yield item

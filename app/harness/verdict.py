@@ -15,7 +15,9 @@ showed (and in the lines of a range the answer cites but the run never showed, r
 - named files: an answer that names the file its values are in ("... 504 ... in `throttle.go`") is
   backed by its key claims only when a line of a file it names holds one of them;
 - callers: for a "what calls X" question, the calls the index found are the answer; one that names
-  every caller is backed by those calls, one that leaves one out is at most partly backed.
+  every caller is backed by those calls, one that leaves one out is at most partly backed. When
+  the index defines X and finds no line that calls or uses it, an answer that says nothing calls
+  it is backed by X's definition, and one that names callers is not backed.
 
 Certainty (app.harness.certainty, where the backend gives token probabilities): the lead key claim
 (the answer's first number, else its first quoted or code value, else its first name) written with a
@@ -71,6 +73,15 @@ class Definition:
     name: str
     agrees: bool  # the answer names the file that defines it
     lines: tuple[ShownLine, ...]  # the definition's first line
+
+
+@dataclass(frozen=True)
+class Uncalled:
+    """A "what calls X" question whose X the index defines while no line of the workspace calls or
+    uses it: the answer is that nothing here calls it (a deterministic fact, like Definition)."""
+
+    name: str
+    lines: tuple[ShownLine, ...]  # X's definitions (each line names X)
 
 
 @dataclass(frozen=True)
@@ -245,14 +256,15 @@ class Findings:
 def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iterable[str] = (),
           places: tuple[LineSpan, ...] = (), echo: bool = False, defined: Definition | None = None,
           files: Iterable[str] = (), tokens: Sequence[tuple[str, float]] = (),
-          calls: tuple[ShownLine, ...] = ()) -> Verdict:
+          calls: tuple[ShownLine, ...] = (), uncalled: Uncalled | None = None) -> Verdict:
     """The verdict on `answer` from the shown `lines` (each a single line, by span); `places` are
     the ranges it cites as where the answer is (their lines are among `lines`); `defined` is the
     symbol table's word on a "where is X" answer, which overrules the lines; `files` are the
     workspace files the answer names; `tokens` are the answer's tokens with the model's
     log-probabilities, where the backend gives them (see app.harness.certainty); `calls` are the
     calls the index found to the function a "what calls X" question names, when the answer names
-    every caller: that list is the answer, and the answer is backed by it whatever its prose."""
+    every caller: that list is the answer, and the answer is backed by it whatever its prose;
+    `uncalled`: the index found no call or use of the function a "what calls X" question names."""
     f = find_claims(answer, question, lines, paths, places, set(files))
     claims = f.claims
     found = f.found_keys + tuple(claims.word(p) for p in f.prose_found)
@@ -267,6 +279,12 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
         return Verdict(Support.BACKED, defined.lines + f.backing, (), found + (defined.name,), missing)
     if calls and not echo:
         return Verdict(Support.BACKED, calls[:CLOSEST_LINES], (), found, missing)
+    if uncalled is not None and not echo:
+        if says_none_call(answer):
+            return Verdict(Support.BACKED, uncalled.lines[:CLOSEST_LINES], (), found, missing)
+        closest = tuple({line.span: line for line in uncalled.lines + f.closest}.values())
+        return Verdict(Support.NOT_BACKED, (), closest[:CLOSEST_LINES], found,
+                       missing + (f"a call of {uncalled.name} (the index found none)",))
     support = Support.NOT_BACKED if echo else _support(f)
     sure = certainty.least_certain(tokens, claims.key[:1])  # the lead claim: see certainty.SURE
     support, doubt = _weighed(support, sure)
@@ -275,6 +293,22 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
                    or _claim_lines(f, lines))
         return Verdict(support, backing, (), found, missing)
     return Verdict(support, (), f.closest, found, missing, doubt)
+
+
+# "Nothing calls it", "X is not used anywhere", "there are no callers of X", "it isn't called":
+# a negation, then a word for calling or using, in the answer's first sentence (where a small model
+# puts its point; a later "not" may be about something else).
+_NONE_CALL = re.compile(
+    r"(?:\b(?:no|none|nothing|nobody|not|never|neither)\b|n't\b)[^.\n]{0,60}?"
+    r"\b(?:calls?|called|callers?|calling|uses?|used|usages?|invoked?|invokes|referenced|references)\b",
+    re.IGNORECASE)
+_FIRST_SENTENCE = re.compile(r"^.*?(?:[.!?](?=\s|$)|\n|$)", re.DOTALL)
+
+
+def says_none_call(answer: str) -> bool:
+    """The answer's first sentence says that nothing calls or uses the name."""
+    match = _FIRST_SENTENCE.match(answer.strip())
+    return bool(_NONE_CALL.search(match.group(0) if match else answer))
 
 
 def _weighed(support: Support, sure: Certainty | None) -> tuple[Support, Certainty | None]:

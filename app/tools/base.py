@@ -48,3 +48,4 @@ class ToolOutput:
     hits: tuple[TextHit, ...] = ()
     chunks: tuple[ChunkLines, ...] = ()  # search_code's chunks, in rank order
     references: tuple[Reference, ...] = ()  # find_references' uses, as listed
+    definitions: tuple[TextHit, ...] = ()  # find_references' definition lines (each names the symbol)

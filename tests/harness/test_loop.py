@@ -554,6 +554,48 @@ def test_a_which_file_answer_agrees_with_the_one_file_whose_definitions_the_ques
         assert answer.support is not Support.BACKED
 
 
+UNCALLED = {
+    "store.py": "def compact_notes(notes):\n    \"\"\"Drop empty notes.\"\"\"\n    return [n for n in notes if n]\n\n\n"
+                "def save(notes, path):\n    path.write_text(\"\\n\".join(_rows(notes)))\n\n\n"
+                "def _rows(notes):\n    return [n.strip() for n in notes]\n",
+}
+
+
+def test_a_callers_question_about_a_function_nothing_calls_is_told_so_and_judged_by_it(tmp_path):
+    """The index defines `compact_notes` and no line calls or uses it: the first prompt says so with its
+    definition (not the chunks alone, from which a small model named `save` as the caller); an
+    answer saying nothing calls it is backed by the definition, one naming a caller is not backed."""
+    from app.harness.calls import ToolExecutor
+    from app.workspace import Workspace
+
+    for name, text in UNCALLED.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    settings = Settings(n_threads=1, force_answer_after_read="always")
+    with Workspace(tmp_path, settings) as workspace:
+        tools = ToolExecutor(workspace, settings)
+        none = ScriptedModel(["Nothing in this workspace calls `compact_notes`; it is defined in store.py."])
+        answer = only(run(none, tools, settings, question="What calls compact_notes?"), ev.AnswerCompleted)[0]
+        first = none.requests[0].messages[-1]["content"]
+        header = prompts.NO_CALLERS_HEADER.format(name="compact_notes")
+        assert header in first and first.index(header) < first.index(prompts.INDEX_HEADER)
+        assert first.split(header, 1)[1].split("\n\n", 1)[0].strip() == "- store.py:1: `def compact_notes(notes):`"
+        assert answer.support is Support.BACKED
+        assert [(b.span, b.text) for b in answer.backing] == [(LineSpan("store.py", 1, 1), "def compact_notes(notes):")]
+        named = ScriptedModel(["`compact_notes` is called by `save` (store.py:6-7)."])
+        answer = only(run(named, tools, settings, question="What calls compact_notes?"), ev.AnswerCompleted)[0]
+        assert answer.support is Support.NOT_BACKED
+        assert "a call of compact_notes (the index found none)" in answer.missing
+        assert prompts.FOUND_NOT_FOUND.format(found="save", missing="a call of compact_notes (the index found none)") \
+            in prompts.verdict_detail(answer)  # said under the badge, as a partly backed answer's are
+        assert [c.span for c in answer.closest][:2] == [LineSpan("store.py", 1, 1), LineSpan("store.py", 6, 6)]
+        # a function that is called gets the calls, not the note
+        called = ScriptedModel(["`save` calls `_rows` (store.py:7)."])
+        answer = only(run(called, tools, settings, question="What calls _rows?"), ev.AnswerCompleted)[0]
+        first = called.requests[0].messages[-1]["content"]
+        assert prompts.CALLERS_HEADER.format(name="_rows") in first and "Nothing in this workspace calls" not in first
+        assert answer.support is Support.BACKED
+
+
 def test_a_method_among_the_callers_is_named_by_its_own_name_or_its_type():
     from app.harness.first_prompt import more_callers
     from app.tools.base import Reference, TextHit

@@ -146,3 +146,15 @@ def test_values_placed_in_a_file_whose_lines_do_not_hold_them_are_not_backed() -
                        files=["middleware/timeout.go"])
     assert right_file.support is Support.BACKED
     assert judge(answer + ".", question, lines).support is Support.BACKED  # no file named: nothing to check
+
+
+def test_an_answer_saying_nothing_calls_the_name_is_told_from_one_naming_a_caller():
+    from app.harness.verdict import says_none_call
+
+    for said in ("Nothing calls `compact`.", "There are no calls to compact in the code shown.",
+                 "`compact` is not called anywhere in this workspace.", "It isn't used by any function.",
+                 "None of the lines shown call it.", "The function is never invoked."):
+        assert says_none_call(said), said
+    for said in ("`save` calls `compact` (store.py:6).", "It is called by `save`. Nothing else uses `_rows`.",
+                 "compact is used in main, not in tests.", "No."):
+        assert not says_none_call(said), said
