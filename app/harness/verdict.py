@@ -12,6 +12,8 @@ showed (and in the lines of a range the answer cites but the run never showed, r
 - places: a file (and lines) named as where something is must exist and hold the subject;
 - definitions: for a "where is X" question, the index's symbol table says where X is defined, and
   an answer naming another file is not backed whatever it cites;
+- literals: a how or why answer whose only values are `True`, `None`, `null` ... is not backed by
+  them (they sit beside any subject in code);
 - named files: an answer that names the file its values are in ("... 504 ... in `throttle.go`") is
   backed by its key claims only when a line of a file it names holds one of them;
 - callers: for a "what calls X" question, the calls the index found are the answer; one that names
@@ -285,7 +287,7 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
         closest = tuple({line.span: line for line in uncalled.lines + f.closest}.values())
         return Verdict(Support.NOT_BACKED, (), closest[:CLOSEST_LINES], found,
                        missing + (f"a call of {uncalled.name} (the index found none)",))
-    support = Support.NOT_BACKED if echo else _support(f)
+    support = Support.NOT_BACKED if echo else _support(f, question)
     sure = certainty.least_certain(tokens, claims.key[:1])  # the lead claim: see certainty.SURE
     support, doubt = _weighed(support, sure)
     if support is Support.BACKED:
@@ -351,11 +353,22 @@ def find_claims(answer: str, question: str, lines: dict[LineSpan, str], paths: I
         bool(WHERE_QUESTION.search(question)), "" if in_named or not files else ", ".join(sorted(files)))
 
 
-def _support(f: Findings) -> Support:
+# Literals every file is full of: a how or why answer whose only values are these ("decided by the
+# `order` parameter: if it is `True` ...") finds one beside the subject in any chunk about it, right
+# or wrong (a user's check on attrs, wave 3, twelfth session; no tuning answer has only these, so
+# the tuning sets' replay is unchanged). A value question ("what is the default of slots?") keeps
+# them as its claims.
+LITERALS = frozenset("true false none null nil undefined".split())
+MECHANISM_QUESTION = re.compile(r"^\s*(?:how\b(?!\s+(?:many|much|long|often|old|big|large)\b)|why\b|"
+                                r"what\s+happens\b|what\s+does\s+.+\s+do\s*\??\s*$)", re.IGNORECASE)
+
+
+def _support(f: Findings, question: str) -> Support:
     """The rules, in order: backed, then the ways to be not backed; partly backed otherwise."""
     claims, place, prose_ok = f.claims, f.place, f.prose_share >= PROSE_BACKED
+    only_literals = set(claims.key) <= LITERALS and bool(MECHANISM_QUESTION.search(question))
     keys_ok = (bool(claims.key) and len(f.found_keys) == len(claims.key) and bool(f.backing)
-               and (not f.elsewhere or place is Place.HOLDS))
+               and (not f.elsewhere or place is Place.HOLDS) and not only_literals)
     keyless_ok = (not claims.key and KEYLESS_MIN_WORDS <= len(claims.prose) <= KEYLESS_MAX_WORDS
                   and f.prose_share >= PROSE_KEYLESS and f.beside_subject)
     if place is Place.MISS and not f.found_keys:

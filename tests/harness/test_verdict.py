@@ -158,3 +158,17 @@ def test_an_answer_saying_nothing_calls_the_name_is_told_from_one_naming_a_calle
     for said in ("`save` calls `compact` (store.py:6).", "It is called by `save`. Nothing else uses `_rows`.",
                  "compact is used in main, not in tests.", "No."):
         assert not says_none_call(said), said
+
+
+ATTRS_LINES = {LineSpan("src/attr/_make.py", 424, 424): "    init=True,  # each field in the order of its annotation",
+               LineSpan("src/attr/_make.py", 425, 425): "    slots=True,"}
+
+
+def test_a_how_answer_whose_only_values_are_literals_is_not_backed_by_them() -> None:
+    """`True` sits beside any subject in code; as a how answer's only value it backs nothing (a wrong
+    attrs answer was backed by `init=True`), while a value question keeps it as its claim."""
+    question = "How does attrs decide the order of the arguments of the generated init?"
+    how = judge("When `init` is `True`, each field is in the order of its annotation.", question, ATTRS_LINES)
+    assert how.support is Support.PARTLY and "true" in how.found
+    value = judge("It is `True`.", "What is the default value of slots?", ATTRS_LINES)
+    assert value.support is Support.BACKED
