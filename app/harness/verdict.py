@@ -304,13 +304,12 @@ _NONE_CALL = re.compile(
     r"(?:\b(?:no|none|nothing|nobody|not|never|neither)\b|n't\b)[^.\n]{0,60}?"
     r"\b(?:calls?|called|callers?|calling|uses?|used|usages?|invoked?|invokes|referenced|references)\b",
     re.IGNORECASE)
-_FIRST_SENTENCE = re.compile(r"^.*?(?:[.!?](?=\s|$)|\n|$)", re.DOTALL)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n")
 
 
 def says_none_call(answer: str) -> bool:
     """The answer's first sentence says that nothing calls or uses the name."""
-    match = _FIRST_SENTENCE.match(answer.strip())
-    return bool(_NONE_CALL.search(match.group(0) if match else answer))
+    return bool(_NONE_CALL.search(_SENTENCE_END.split(answer.strip(), maxsplit=1)[0]))
 
 
 def _weighed(support: Support, sure: Certainty | None) -> tuple[Support, Certainty | None]:
