@@ -47,13 +47,15 @@ def scan_files(ws: Workspace, pattern: str, regex: re.Pattern[str], want: int) -
         raise ToolExecutionError(f"listing files failed: {' '.join(run.stderr.split())[:300]}")
     found: list[FoundFile] = []
     unprintable = refused = not_utf8 = 0
+    named: set[str] = set()  # a tracked file .gitignore matches is named to rg, and may be found too
     for raw in run.lines:
         verdict = _judge(ws, raw, regex, on_name)
         unprintable += verdict == "unprintable"
         not_utf8 += verdict == "not_utf8"
         refused += verdict == "refused"
-        if isinstance(verdict, FoundFile):
+        if isinstance(verdict, FoundFile) and verdict.rel not in named:
             found.append(verdict)
+            named.add(verdict.rel)
     found.sort(key=lambda f: f.rel.split("/"))
     return FileScan(tuple(found), unprintable, refused, run.more, run.timed_out, len(run.lines), not_utf8)
 
@@ -73,7 +75,7 @@ def _argv(ws: Workspace, pattern: str, sort: bool = False) -> list[str]:
     # A file type, not --glob: rg lets a --glob override .gitignore, a type filter does not.
     if _PLAIN_SEGMENT.fullmatch(last) and "**" not in last and last != "*":
         argv += [f"--type-add=burrowfind:{last}", "--type=burrowfind"]
-    return [*argv, "--", "."]
+    return [*argv, "--", ".", *ws.tracked_ignored()]  # tracked files .gitignore matches: named, as rg skips them
 
 
 def _judge(ws: Workspace, raw: bytes, regex: re.Pattern[str], on_name: bool) -> FoundFile | str | None:

@@ -7,6 +7,7 @@ which applies every rule (confinement, secrets, hard links, binary). What rg saw
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from app.tools.reading import clip_line, current_lines
 from app.tools.rg import RgRun, find_rg, run_rg
 from app.values import LineSpan
 from app.workspace import Workspace, human_size
+from app.workspace.ignore import glob_regex
 from app.workspace.lexical import has_control_chars
 
 _REGEX_LIMIT = "20M"  # rg compiles to automata: no backtracking, and these bound its memory
@@ -77,7 +79,9 @@ def _search(ws: Workspace, args: SearchTextArgs, rel: str, per_file: int) -> tup
         run = run_rg(_argv(ws, args, rel, per_file, sort=True), ws.root_fd, ws.root,
                      settings.search_timeout_s, want)
     # rg's --sort=path makes it single-threaded (2x slower), so an uncapped run is sorted here
-    hits = sorted(_parse(ws, run.lines), key=lambda hit: (hit.rel.split("/"), hit.line))
+    # (a tracked file .gitignore matches may come twice: named, and inside a folder named to search)
+    unique = {(hit.rel, hit.line): hit for hit in _parse(ws, run.lines)}
+    hits = sorted(unique.values(), key=lambda hit: (hit.rel.split("/"), hit.line))
     if not hits and run.returncode == 2 and run.stderr.strip():
         raise ToolExecutionError(_rg_error(run.stderr))
     return run, hits
@@ -97,7 +101,28 @@ def _argv(ws: Workspace, args: SearchTextArgs, rel: str, per_file: int, sort: bo
         argv += _glob_args(args.glob)
     argv += ["--fixed-strings"] if args.fixed_strings else []
     argv += ["--ignore-case"] if args.ignore_case else []
-    return [*argv, "-e", args.pattern, "--", rel]
+    return [*argv, "-e", args.pattern, "--", rel, *_tracked_ignored(ws, rel, args.glob)]
+
+
+def _tracked_ignored(ws: Workspace, rel: str, glob: str | None) -> tuple[str, ...]:
+    """Files git tracks that a .gitignore matches: rg skips them while walking, not when named (and
+    then applies no glob to them, so the glob is applied here)."""
+    files = ws.tracked_ignored(rel) if ws.kind(rel) == "dir" else ()
+    if not glob or not files:
+        return files
+    negated, glob = glob.startswith("!"), glob.removeprefix("!")
+    regexes = [glob_regex(g) for g in _braces(glob)]
+    return tuple(f for f in files if negated != any(r.match(f if "/" in glob else f.rsplit("/", 1)[-1])
+                                                    for r in regexes))
+
+
+def _braces(glob: str) -> list[str]:
+    """`*.{py,md}` as `*.py` and `*.md` (rg's globs have braces, the workspace's regexes do not)."""
+    found = re.search(r"\{([^{}]*)\}", glob)
+    if not found:
+        return [glob]
+    return [g for part in found.group(1).split(",")
+            for g in _braces(glob[:found.start()] + part + glob[found.end():])]
 
 
 def _glob_args(glob: str) -> list[str]:

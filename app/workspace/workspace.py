@@ -9,10 +9,12 @@ import re
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from app.errors import PathRefusedError, ToolExecutionError, WorkspaceError
 from app.settings import Settings
+from app.workspace import git_index
 from app.workspace.content import SNIFF_BYTES, Sniffed, decode, sniff
 from app.workspace.ignore import IgnoreLayer, is_ignored, parse_gitignore
 from app.workspace.lexical import escaped_name, has_control_chars, join_parts, split_relative
@@ -44,6 +46,7 @@ class Workspace:
         self._root_fd = _open_root(self.root)
         self._opener = BeneathOpener(self._root_fd, force_fallback)
         self._secrets = SecretsRule(settings.secrets_policy)
+        self._tracked = _Tracked()  # what git tracks (re-read when .git/index changes)
 
     # lifecycle ---------------------------------------------------------------------------------
     def close(self) -> None:
@@ -169,8 +172,75 @@ class Workspace:
         hidden = [listing.hidden.describe()] if listing.hidden.total else []
         return "\n".join([f"workspace {self.name}/", *names, *tail, *hidden])
 
+    def tracked_ignored(self, path: str = ".") -> tuple[str, ...]:
+        """Files beneath `path` that git tracks though a .gitignore matches them (the walk keeps
+        them; ripgrep, which skips them, is given them by name). Worked out once per index state."""
+        self._read_git_index()
+        if not self._tracked.files or not self.settings.respect_gitignore:
+            return ()
+        if self._tracked.ignored is None:
+            self._tracked = replace(self._tracked, ignored=self._ignored_of(self._tracked.files))
+        parts = self.parts(path)
+        rel = join_parts(parts) if parts else ""
+        return tuple(f for f in self._tracked.ignored or () if not rel or f.startswith(rel + "/"))
+
+    def _ignored_of(self, files: frozenset[str]) -> tuple[str, ...]:
+        layers: dict[tuple[str, ...], tuple[IgnoreLayer, ...]] = {(): self._layers_for(())}
+        ignored: dict[tuple[str, ...], bool] = {(): False}  # a folder, or one above it, is ignored
+
+        def folder_ignored(folder: tuple[str, ...]) -> bool:
+            if folder not in ignored:
+                above = folder[:-1]
+                ignored[folder] = folder_ignored(above) or is_ignored(layers_of(above), "/".join(folder), True)
+            return ignored[folder]
+
+        def layers_of(folder: tuple[str, ...]) -> tuple[IgnoreLayer, ...]:
+            if folder not in layers:
+                layers[folder] = layers_of(folder[:-1]) + self._layer(folder)
+            return layers[folder]
+
+        out = []
+        for file in sorted(files):
+            folder = tuple(file.split("/")[:-1])
+            if folder_ignored(folder) or is_ignored(layers_of(folder), file, False):
+                out.append(file)
+        return tuple(out)
+
+    def _read_git_index(self) -> None:
+        """Keep `_tracked` as `.git/index` has it now: one fstat when it has not changed."""
+        try:
+            fd = self._opener.open((".git", "index"), _FILE_FLAGS | os.O_NOFOLLOW)
+        except OSError:
+            self._tracked = _Tracked()
+            return
+        try:
+            st = os.fstat(fd)
+            stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+            if stamp == self._tracked.stamp:
+                return
+            if not stat.S_ISREG(st.st_mode) or st.st_size > git_index.MAX_INDEX_BYTES:
+                self._tracked = _Tracked(stamp)
+                return
+            data = _pread_all(fd, st.st_size, 0)
+        finally:
+            os.close(fd)
+        paths = git_index.tracked_paths(data, git_index.hash_bytes_of(self._git_config())) or frozenset()
+        self._tracked = _Tracked(stamp, paths, git_index.tracked_folders(paths))
+
+    def _git_config(self) -> str:
+        try:
+            fd = self._opener.open((".git", "config"), _FILE_FLAGS | os.O_NOFOLLOW)
+        except OSError:
+            return ""
+        try:
+            return _pread_all(fd, _GITIGNORE_MAX_BYTES, 0).decode("utf-8", "replace")
+        finally:
+            os.close(fd)
+
     def _scan_tree(self, start: tuple[str, ...], depth: int, files_only: bool,
                    entries: list[Entry], hidden: HiddenTally) -> bool:
+        if self.settings.respect_gitignore:
+            self._read_git_index()
         budget = self.settings.walk_max_entries
         pending = [(start, 1, self._layers_for(start), True)]
         seen = 0
@@ -237,7 +307,7 @@ class Workspace:
             return hidden.hide("vcs")
         if self._secrets.matches_dir(rel):
             return hidden.hide("secret")
-        if self.settings.respect_gitignore and is_ignored(layers, rel, True):
+        if self.settings.respect_gitignore and is_ignored(layers, rel, True) and rel not in self._tracked.folders:
             return hidden.hide("ignored")
         if not self._can_enter(rel):  # one open per folder: a listing must not show what a walk skips
             return hidden.skip_folder(rel, "unreadable")
@@ -256,7 +326,7 @@ class Workspace:
                        hidden: HiddenTally) -> Entry | None:
         if self._secrets.matches(rel):
             return hidden.hide("secret")
-        if self.settings.respect_gitignore and is_ignored(layers, rel, False):
+        if self.settings.respect_gitignore and is_ignored(layers, rel, False) and rel not in self._tracked.files:
             return hidden.hide("ignored")
         st = de.stat(follow_symlinks=False)
         return Entry(rel, "file", st.st_size, mtime_ns=st.st_mtime_ns, inode=st.st_ino)
@@ -317,6 +387,17 @@ class Workspace:
                 f"{rel} has {st.st_nlink} hard links; a hard link can point at a file outside the "
                 "workspace, so such files are refused (the user can allow them in settings)"
             )
+
+
+@dataclass(frozen=True)
+class _Tracked:
+    """The files git tracks in the workspace and the folders holding them, as of `stamp` (the
+    index file's mtime, size and inode); empty outside a git repository."""
+
+    stamp: tuple[int, int, int] | None = None
+    files: frozenset[str] = frozenset()
+    folders: frozenset[str] = frozenset()
+    ignored: tuple[str, ...] | None = None  # the tracked files a .gitignore matches, once worked out
 
 
 def check_folder(raw: Path | str | None) -> Path:
