@@ -130,9 +130,10 @@ def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence
     lines.update({line.span: line.text for line in read})
     places = tuple(dict.fromkeys((*cited, *prose)))
     paths, _ = mentioned_names(text)
-    files = {p for p in (names.resolve_path(w) for w in paths) if p}
-    defined = _definition_check(text, question, files | {p.path for p in places}, names)
-    verdict = judge(text, question, lines, paths=paths, places=places, echo=is_echo(text, ECHO_MARKERS),
+    files = {p for p in (names.resolve_path(w) for w in _places_named(paths, question)) if p}
+    folders = named_folders(text, names)
+    defined = _definition_check(text, question, files | {p.path for p in places}, names, set(folders.values()))
+    verdict = judge(text, question, lines, paths=[*paths, *folders], places=places, echo=is_echo(text, ECHO_MARKERS),
                     defined=defined, files=files, tokens=tokens, calls=calls,
                     uncalled=uncalled)
     if (unverified or not complete) and verdict.support is Support.BACKED:  # names what is not there, or leaves out
@@ -149,6 +150,16 @@ def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence
         sources = (*_definitions_named(question, files, sources, names), *sources)
     return AnswerCheck(verdict.support, sources[:max(max_sources, len(places))], unverified, verdict,
                        answer_links(text, names))
+
+
+def _places_named(paths: list[str], question: str) -> list[str]:
+    """The paths an answer names as places. For a "where" question, not a file it names as the
+    question wrote it ("where is config.xml parsed?" -> "config.xml is parsed in ..."): that names
+    the subject, not where it is."""
+    if not asks_where_defined(question):
+        return paths
+    asked = {p.lower() for p in mentioned_names(question)[0]}
+    return [p for p in paths if p.lower() not in asked]
 
 
 def _prose_sources(text: str, evidence: Evidence, names: NameLookup
@@ -178,16 +189,18 @@ def asks_where_defined(question: str) -> bool:
     return bool(WHERE_QUESTION.search(question)) and callee_of(question) is None
 
 
-def _definition_check(text: str, question: str, named: set[str], names: NameLookup) -> Definition | None:
-    """For a "where is X" question: does a file the answer names hold X's definition, as the
-    index's symbol table has it? None when the question is not one, or no name is in the table."""
-    if not asks_where_defined(question) or not named:
+def _definition_check(text: str, question: str, named: set[str], names: NameLookup,
+                      folders: frozenset[str] | set[str] = frozenset()) -> Definition | None:
+    """For a "where is X" question: does a file the answer names (or the folder it names, that
+    holds the file itself) hold X's definition, as the index's symbol table has it? None when the
+    question is not one, or no name is in the table."""
+    if not asks_where_defined(question) or not (named or folders):
         return None
     for name in dict.fromkeys([*mentioned_names(text)[1], *mentioned_names(question)[1]]):
         spans = names.definitions(name)
         if not spans:
             continue
-        agree = [s for s in spans if s.path in named]
+        agree = [s for s in spans if s.path in named or _folder_of(s.path, folders)]
         where = agree[0] if agree else spans[0]
         return Definition(name, bool(agree), names.read_lines(where) or (ShownLine(where, name),))
     return _described_definition(question, named, names)
@@ -246,6 +259,28 @@ def answer_links(text: str, names: NameLookup) -> tuple[PathLink, ...]:
         if path and written not in out:
             out[written] = PathLink(written, LineSpan(path, 1, 1))
     return tuple(out.values())
+
+
+# A folder an answer names ("located in the `framework/src/org/apache/cordova/` directory"): a path
+# of one or more folders, with no file extension at its end.
+_FOLDER = re.compile(r"(?<![\w/.@:-])((?:[\w@+-][\w.@+-]*/)+[\w@+-]*)(?![\w.@+/-])")
+
+
+def named_folders(text: str, names: NameLookup) -> dict[str, str]:
+    """The workspace folders the answer names: as written -> the folder (no trailing slash). A
+    written name that is a file, or that no workspace file lies under, is not one (`text/html`)."""
+    out: dict[str, str] = {}
+    for written in _FOLDER.findall(URL.sub(" ", text)):
+        folder = written.removeprefix("./").rstrip("/")
+        if "/" in written and folder and names.resolve_path(folder) is None and names.has_path(folder + "/"):
+            out.setdefault(written, folder)
+    return out
+
+
+def _folder_of(path: str, folders: set[str]) -> bool:
+    """The file lies directly in one of the folders (written whole, or by its last parts)."""
+    parent = path.rsplit("/", 1)[0] if "/" in path else ""
+    return any(parent == f or parent.endswith("/" + f) for f in folders)
 
 
 def _ordered(span: LineSpan) -> tuple[int, int]:

@@ -237,3 +237,51 @@ def test_where_a_function_is_called_from_is_not_checked_as_its_definition() -> N
     assert check.support is not Support.NOT_BACKED
     assert not any("in the file named" in m for m in check.verdict.missing)
     assert check.sources[0] == LineSpan("src/app/store.py", 3, 3)
+
+
+def _config_xml_parsed_in_java() -> tuple[Evidence, NameLookup]:
+    """A Java project whose config.xml is parsed by ConfigXmlParser (a user's check, cordova-android)."""
+    parser = "framework/src/org/apache/cordova/ConfigXmlParser.java"
+    files = (parser, "framework/src/org/apache/cordova/Config.java", "templates/project/res/xml/config.xml")
+    ev = evidence({(parser, 31): "public class ConfigXmlParser {",
+                   (parser, 36): 'private static String DEFAULT_HOSTNAME = "localhost";',
+                   ("templates/project/res/xml/config.xml", 26): '<widget id="org.apache.cordova" version="1.0">'})
+    table = {"ConfigXmlParser": (LineSpan(parser, 31, 31),)}
+    lookup = NameLookup(lambda p: any(f == p.rstrip("/") or f.endswith("/" + p.rstrip("/"))
+                                      or f.startswith(p.rstrip("/") + "/") for f in files),
+                        lambda s: s == "ConfigXmlParser",
+                        lambda p: next((f for f in files if f == p or f.endswith("/" + p)), None),
+                        lambda span: (ShownLine(span, "public class ConfigXmlParser {"),),
+                        lambda name: table.get(name, ()))
+    return ev, lookup
+
+
+def test_a_file_the_question_names_is_not_where_the_answer_says_it_is() -> None:
+    """"Where is config.xml parsed?" answered "in the ConfigXmlParser class" repeats the question's
+    file: that is not the answer naming config.xml as the place, so the symbol table, which defines
+    ConfigXmlParser elsewhere, does not make a right answer "not backed" (it did)."""
+    ev, lookup = _config_xml_parsed_in_java()
+    check = check_answer("The config.xml is parsed in the `ConfigXmlParser` class.",
+                         "Where is config.xml parsed?", (), ev, lookup, 10, 5)
+    assert check.support is Support.BACKED, check.verdict
+    assert check.verdict.backing[0].span.path.endswith("ConfigXmlParser.java")
+    # an answer that says the question's file is the place is still checked against the table
+    wrong = check_answer("It is parsed in `templates/project/res/xml/config.xml` by `ConfigXmlParser`.",
+                         "Where is config.xml parsed?", (), ev, lookup, 10, 5)
+    assert wrong.support is not Support.BACKED
+
+
+def test_a_folder_the_answer_names_is_a_place_checked_against_the_symbol_table() -> None:
+    """"... the `ConfigXmlParser` class, which is located in the `framework/src/org/apache/cordova/`
+    directory": the folder is where the answer says the class is, not a value to find in a line; the
+    folder that holds the defining file agrees with the symbol table, another one does not."""
+    ev, lookup = _config_xml_parsed_in_java()
+    question = "Where is config.xml parsed?"
+    right = check_answer("The config.xml is parsed in the `ConfigXmlParser` class, which is located in the "
+                         "`framework/src/org/apache/cordova/` directory.", question, (), ev, lookup, 10, 5)
+    assert right.support is Support.BACKED, right.verdict
+    assert not any("framework" in m for m in right.verdict.missing)
+    wrong = check_answer("It is parsed by `ConfigXmlParser`, in the templates/project/res/xml folder.",
+                         question, (), ev, lookup, 10, 5)
+    assert wrong.support is Support.NOT_BACKED, wrong.verdict
+    assert any("in the file named" in m for m in wrong.verdict.missing)
