@@ -27,6 +27,7 @@ from app.settings import Settings
 from app.tools.base import ChunkLines, Reference, TextHit
 from app.tools.calls_text import call_text
 from app.tools.outline import outline_of
+from app.tools.references import naming_offset
 from app.tools.registry import Tool, ToolRegistry, default_tools
 from app.values import LineSpan, ToolSpec
 from app.workspace import MissingPathError, Workspace
@@ -233,7 +234,7 @@ def _failed(call_id: str, name: str, raw: str, arguments: dict[str, Any] | None,
 
 
 def _line_naming(text: str, name: str, first: int) -> int:
-    """The line of a chunk that names `name` first (its definition line; a chunk may open with
-    comments or decorators), else the chunk's first line."""
+    """The line of a chunk that names `name` (its definition line, not a doc comment above it that
+    names it too), else the chunk's first line."""
     pattern = re.compile(r"(?<![\w])" + re.escape(name) + r"(?![\w])")
-    return next((first + i for i, line in enumerate(text.split("\n")) if pattern.search(line)), first)
+    return first + naming_offset(text.split("\n"), pattern)

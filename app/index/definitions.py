@@ -34,6 +34,7 @@ NODES: dict[str, tuple[Role, str]] = {
     "function_item": (Role.FUNCTION, "fn"),
     "function_signature_item": (Role.FUNCTION, "fn"),
     "macro_definition": (Role.FUNCTION, "macro"),
+    "preproc_function_def": (Role.FUNCTION, "macro"),  # C: `#define Buffer_Reserve(enc, len) ...`
     "variable_declarator": (Role.FUNCTION, "const"),  # JS: `const ship = (a) => a`
     "assignment_expression": (Role.FUNCTION, "function"),  # JS: `Layer.prototype.match = function`
     "public_field_definition": (Role.FUNCTION, "method"),  # TS: `produce: IProduce = (base) => {`
@@ -165,7 +166,13 @@ def _definition(node, role: Role, name: str, owner: _Owner, source: bytes, words
     word = words.get(node.type, NODES[node.type][1])
     label = _label(node)
     return Definition(kind, word, qualified, f"{receiver}.{label}" if receiver else label, start,
-                      node.end_point[0], node.start_point[0], doc + _docstring(node, source), role, owner.depth)
+                      _last_row(node), node.start_point[0], doc + _docstring(node, source), role, owner.depth)
+
+
+def _last_row(node) -> int:
+    """The node's last row; a C macro's node ends after its newline, at column 0 of the next row."""
+    row, column = node.end_point
+    return row - 1 if column == 0 and row > node.start_point[0] else row
 
 
 def _receiver(node) -> str | None:

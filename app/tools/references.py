@@ -61,7 +61,9 @@ class References:
                                      f"{call_text('search_code', query=args.symbol)}")
         word = re.compile(rf"(?<![\w$]){re.escape(bare)}(?![\w$])")
         heads = tuple(_head(d, word) for d in defined)
-        uses = _uses(ws, bare, chunks, {(h.span.path, h.span.start_line) for h in heads})
+        own = {(h.span.path, n) for d, h in zip(defined, heads, strict=True)  # its head and the doc above it
+               for n in range(min(d.start_line, h.span.start_line), h.span.start_line + 1)}
+        uses = _uses(ws, bare, chunks, own)
         return _render(args, tuple(zip(defined, heads, strict=True)), uses,
                        min(args.limit, ws.settings.search_max_results))
 
@@ -131,17 +133,29 @@ def _first_naming(lines: list[str], word: re.Pattern[str]) -> int | None:
     return next((i for i, line in enumerate(lines) if word.search(line)), None)
 
 
+_COMMENT = re.compile(r"^\s*(?://|/\*|\*|#(?![\[!])|--)")
+
+
+def naming_offset(lines: list[str], word: re.Pattern[str]) -> int:
+    """Which line of a definition's chunk names it: the first code line that does (a chunk starts
+    at decorators and comments, and a Go doc comment starts with the name), else the first line
+    that does, else its first line."""
+    offset = _first_naming([line if not _COMMENT.match(line) else "" for line in lines], word)
+    return offset if offset is not None else _first_naming(lines, word) or 0
+
+
 def _head(definition: ChunkHit, word: re.Pattern[str]) -> TextHit:
-    """The line of a definition that names it (its chunk starts at decorators and comments)."""
+    """The line of a definition that names it."""
     lines = definition.text.split("\n")
-    offset = _first_naming(lines, word) or 0
+    offset = naming_offset(lines, word)
     number = definition.start_line + offset
     return TextHit(LineSpan(definition.path, number, number), lines[offset].strip() if lines else "")
 
 
 def _is_definition_line(text: str, name: str) -> bool:
-    """`def name(` / `function name(` / `class name` anywhere: a definition, not a use."""
-    return re.search(rf"\b(?:def|class|function|func|fn|interface|struct|type)\s+{re.escape(name)}\b", text) is not None
+    """`def name(` / `function name(` / `class name` / `func (r *T) name(` anywhere: a definition, not a use."""
+    return re.search(rf"\b(?:def|class|function|func|fn|interface|struct|type)\s+(?:\([^()]*\)\s*)?"
+                     rf"{re.escape(name)}\b", text) is not None  # Go: `func (mx *Mux) Name(`
 
 
 def _render(args: FindReferencesArgs, defined: tuple[tuple[ChunkHit, TextHit], ...], uses: list[Reference],

@@ -138,3 +138,32 @@ def test_a_go_method_is_labelled_with_its_receiver_type(refs) -> None:
     assert sorted(r.inside for r in out.references) == ["JSONFormatter.Format", "TextFormatter.Format"]
     assert ("json_formatter.go:6: call in JSONFormatter.Format (json_formatter.go:5): "
             "prefixFieldClashes(entry.Data)") in lines_of(out)
+
+
+def test_a_go_method_with_a_doc_comment_is_defined_on_its_func_line_not_called_there(refs) -> None:
+    """Go doc comments start with the name ("// MethodNotAllowedHandler returns ..."): the comment
+    was shown as the definition and the `func (mx *Mux) MethodNotAllowedHandler()` line as a call."""
+    files = {"mux.go": ("package chi\n\ntype Mux struct{}\n\n"
+                        "// MethodNotAllowedHandler returns the default Mux 405 responder.\n"
+                        "func (mx *Mux) MethodNotAllowedHandler() http.HandlerFunc {\n\treturn nil\n}\n\n"
+                        "func (mx *Mux) routeHTTP() {\n\tmx.MethodNotAllowedHandler().ServeHTTP(w, r)\n}\n")}
+    out = refs(files, symbol="MethodNotAllowedHandler")
+    assert out.ok, out.content
+    assert out.definitions[0].span == LineSpan("mux.go", 6, 6), out.content
+    assert out.definitions[0].text.startswith("func (mx *Mux) MethodNotAllowedHandler()")
+    assert [(r.hit.span.start_line, r.inside) for r in out.references] == [(11, "Mux.routeHTTP")]
+
+
+def test_a_call_inside_a_c_macro_is_labelled_with_the_macro(refs) -> None:
+    """ujson grows its buffer through `Buffer_Reserve`, a function-like macro: the call in it had no
+    definition around it, so "what calls Buffer_Realloc?" was shown no caller."""
+    files = {"enc.c": ("static void Buffer_Realloc(Encoder *enc, size_t needed)\n{\n  enc->size *= 2;\n}\n\n"
+                       "#define Buffer_Reserve(__enc, __len) \\\n"
+                       "    if ((size_t) ((__enc)->end - (__enc)->offset) < (size_t) (__len))  \\\n"
+                       "    {   \\\n      Buffer_Realloc((__enc), (__len));\\\n    }   \\\n\n"
+                       "static void encode(Encoder *enc)\n{\n  Buffer_Reserve(enc, 128);\n}\n")}
+    out = refs(files, symbol="Buffer_Realloc")
+    assert out.ok, out.content
+    assert [(r.hit.span.start_line, r.inside) for r in out.references] == [(9, "Buffer_Reserve")], out.content
+    outline = refs(files, symbol="Buffer_Reserve")
+    assert [(r.hit.span.start_line, r.inside) for r in outline.references] == [(14, "encode")], outline.content
