@@ -90,7 +90,7 @@ def _uses(ws: Workspace, name: str, chunks: tuple[ChunkHit, ...], heads: set[tup
             if chunk.path not in outlines:
                 outlines[chunk.path] = _outline(chunk.path, lines)
             inside, head = _enclosing(chunk, lines, number, outlines[chunk.path])
-            how = "call" if call.search(text) else "use"
+            how = "call" if call.search(text) and not _COMMENT.match(text) else "use"  # `* name()` in a doc comment
             found[key] = Reference(TextHit(LineSpan(chunk.path, number, number), text.strip()), how, inside, head)
     return sorted(found.values(), key=lambda r: (r.how != "call", r.hit.span.path, r.hit.span.start_line))
 

@@ -622,3 +622,24 @@ def test_a_small_context_cuts_the_first_prompt_s_chunks_to_fit(tools):
     first = model.requests[0].messages[-1]["content"]
     shown = first.split(prompts.INDEX_HEADER, 1)[1].split("\n\nQuestion:", 1)[0].strip()
     assert 0 < model.count_tokens(shown) <= 300 and "DEFAULT_MAX_NOTE_LENGTH = 500" in shown
+
+
+def test_a_list_whose_lines_share_a_long_path_is_not_a_loop():
+    """Callers of one Java file share 60 characters of `, framework/src/.../CordovaWebViewImpl.java:`:
+    the repeat guard cut a right answer to its first two callers (a user's check on cordova-android)."""
+    from app.harness.turn_guards import RepeatGuard
+
+    path = "framework/src/org/apache/cordova/CordovaWebViewImpl.java"
+    reply = (f"- in `CordovaWebViewImpl.showWebPage`, {path}:225: `if (pluginManager.shouldAllowNavigation(url)) {{`\n"
+             f"- in `CordovaWebViewImpl.EngineClient.onNavigationAttempt`, {path}:663: "
+             "`} else if (pluginManager.shouldAllowNavigation(url)) {`\n"
+             f"- in `CordovaWebViewImpl.loadUrlIntoView`, {path}:140: "
+             "`if (!pluginManager.shouldAllowNavigation(url)) {`\n")
+    guard = RepeatGuard(Settings().repeat_guard_chars)
+    assert not any(guard.feed(reply[i:i + 3]) for i in range(0, len(reply), 3))
+    # a numbered loop is one: digits aside, it copies itself
+    looping = RepeatGuard(Settings().repeat_guard_chars)
+    numbered = "The options are:\n" + "".join(f"{n}. the default flag of the help option is -h\n" for n in range(1, 30))
+    assert any(looping.feed(numbered[i:i + 3]) for i in range(0, len(numbered), 3))
+    assert looping.kept() == "The options are:\n" + "".join(numbered.splitlines(keepends=True)[1:3]).strip()
+    assert len(looping.text) < len(numbered) / 3  # stopped early, not read to the end

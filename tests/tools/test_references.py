@@ -167,3 +167,16 @@ def test_a_call_inside_a_c_macro_is_labelled_with_the_macro(refs) -> None:
     assert [(r.hit.span.start_line, r.inside) for r in out.references] == [(9, "Buffer_Reserve")], out.content
     outline = refs(files, symbol="Buffer_Reserve")
     assert [(r.hit.span.start_line, r.inside) for r in outline.references] == [(14, "encode")], outline.content
+
+
+def test_a_name_with_parentheses_in_a_comment_is_a_use_not_a_call(refs) -> None:
+    """A Javadoc line (`* shouldAllowNavigation(). It's generally unsafe ...`) was listed as a call,
+    and the model named the class around it as a caller."""
+    files = {"CordovaPlugin.java": ("public class CordovaPlugin {\n"
+                                    "    /**\n     * Like shouldAllowNavigation(), for the bridge.\n     */\n"
+                                    "    public Boolean shouldAllowBridgeAccess(String url) {\n"
+                                    "        return shouldAllowNavigation(url);\n    }\n\n"
+                                    "    public Boolean shouldAllowNavigation(String url) {\n        return null;\n    }\n}\n")}
+    out = refs(files, symbol="shouldAllowNavigation")
+    assert out.ok, out.content
+    assert [(r.hit.span.start_line, r.how) for r in out.references] == [(6, "call"), (3, "use")], out.content
