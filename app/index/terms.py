@@ -139,8 +139,35 @@ def path_terms(rel: str) -> list[str]:
 
 
 def query_terms(question: str) -> list[str]:
-    """The distinct terms of a question, stop words dropped, in first-seen order."""
-    return _unique(terms(question, keep_stop_words=False))
+    """The distinct terms of a question, stop words dropped, in first-seen order; a phrasal verb the
+    code writes as one word ("times out": `loadUrlTimeoutValue`) brings that word too."""
+    return _unique(terms(question, keep_stop_words=False) + [stem(c) for c in compounds(question)])
+
+
+# Phrasal verbs that code names as one word: a question says "before it times out", the code
+# `timeout`; "falls back", `fallback` (a user's check on cordova-android: the 20-second page load
+# timeout, `LoadUrlTimeoutValue`, was not among the chunks for "how long ... before it times out?").
+_COMPOUND_WORDS = {("time", "out"): "timeout", ("log", "in"): "login", ("log", "out"): "logout",
+                   ("set", "up"): "setup", ("look", "up"): "lookup", ("shut", "down"): "shutdown",
+                   ("clean", "up"): "cleanup", ("start", "up"): "startup", ("fall", "back"): "fallback",
+                   ("roll", "back"): "rollback", ("tear", "down"): "teardown", ("back", "up"): "backup",
+                   ("sign", "in"): "signin", ("check", "out"): "checkout"}
+_VERB_FORMS = {form: verb for verb, forms in (
+    ("time", "time times timed timing"), ("log", "log logs logged logging"), ("set", "set sets setting"),
+    ("look", "look looks looked looking"), ("shut", "shut shuts shutting"),
+    ("clean", "clean cleans cleaned cleaning"), ("start", "start starts started starting"),
+    ("fall", "fall falls fell falling fallen"), ("roll", "roll rolls rolled rolling"),
+    ("tear", "tear tears tore tearing torn"), ("back", "back backs backed backing"),
+    ("sign", "sign signs signed signing"), ("check", "check checks checked checking"),
+) for form in forms.split()}
+_PHRASAL = re.compile(r"\b([a-z]+)\s+(out|in|up|down|back)\b", re.IGNORECASE)
+
+
+def compounds(question: str) -> list[str]:
+    """The one-word forms of the phrasal verbs in `question` (`timeout` for "timed out")."""
+    found = (_COMPOUND_WORDS.get((_VERB_FORMS.get(m.group(1).lower(), ""), m.group(2).lower()))
+             for m in _PHRASAL.finditer(question))
+    return [word for word in found if word]
 
 
 # Words a question uses for what code calls otherwise; each side is searched for the other.

@@ -47,3 +47,15 @@ def test_a_doer_in_a_question_meets_the_verb_in_code() -> None:
 
     assert related(stem("parser")) == (stem("parse"),)
     assert stem("dir") in related(stem("folder"))
+
+
+def test_a_phrasal_verb_meets_the_one_word_the_code_uses() -> None:
+    """"before it times out" is `timeout` in code (`loadUrlTimeoutValue`; cordova-android)."""
+    from app.index.terms import compounds, query_terms
+
+    assert compounds("How long before the page load times out?") == ["timeout"]
+    assert compounds("What happens when it falls back, and who logged in or set up the db?") == [
+        "fallback", "login", "setup"]
+    assert compounds("Does it time in or look out?") == []  # not one word in code
+    assert "timeout" in query_terms("When does a request time out?")
+    assert query_terms("What is the default port?") == ["default", "port"]

@@ -176,7 +176,8 @@ def test_a_name_with_parentheses_in_a_comment_is_a_use_not_a_call(refs) -> None:
                                     "    /**\n     * Like shouldAllowNavigation(), for the bridge.\n     */\n"
                                     "    public Boolean shouldAllowBridgeAccess(String url) {\n"
                                     "        return shouldAllowNavigation(url);\n    }\n\n"
-                                    "    public Boolean shouldAllowNavigation(String url) {\n        return null;\n    }\n}\n")}
+                                    "    public Boolean shouldAllowNavigation(String url) {\n"
+                                    "        return null;\n    }\n}\n")}
     out = refs(files, symbol="shouldAllowNavigation")
     assert out.ok, out.content
     assert [(r.hit.span.start_line, r.how) for r in out.references] == [(6, "call"), (3, "use")], out.content
