@@ -59,6 +59,11 @@ class SettingsDialog(QDialog):
         self.secrets_policy = QCheckBox("Refuse files that look like credentials")
         self.secrets_policy.setChecked(settings.secrets_policy)
         self.secrets_policy.setAccessibleName("Secrets policy")
+        # a downloaded project (an sdist, a zip) may ship a folder its own .gitignore names: its files
+        # are then hidden from every tool unless this is off (files git tracks are always shown)
+        self.respect_gitignore = QCheckBox("Leave out files .gitignore names (git's tracked files stay)")
+        self.respect_gitignore.setChecked(settings.respect_gitignore)
+        self.respect_gitignore.setAccessibleName("Respect .gitignore")
         self.theme = QComboBox()
         self.theme.addItems(["system", "light", "dark"])
         self.theme.setCurrentText(settings.theme)
@@ -76,6 +81,7 @@ class SettingsDialog(QDialog):
         form.addRow("Temperature", self.temperature)
         form.addRow("Step budget (model turns)", self.max_steps)
         form.addRow("Secrets", self.secrets_policy)
+        form.addRow(".gitignore", self.respect_gitignore)
         form.addRow("Theme", self.theme)
         self.buttons = QDialogButtonBox(buttons)
         self.buttons.accepted.connect(self.accept)
@@ -88,7 +94,8 @@ class SettingsDialog(QDialog):
     def values(self) -> dict[str, object]:
         return {"n_ctx": self.n_ctx.value(), "n_threads": self.n_threads.value(),
                 "temperature": round(self.temperature.value(), 2), "max_steps": self.max_steps.value(),
-                "secrets_policy": self.secrets_policy.isChecked(), "theme": self.theme.currentText()}
+                "secrets_policy": self.secrets_policy.isChecked(),
+                "respect_gitignore": self.respect_gitignore.isChecked(), "theme": self.theme.currentText()}
 
     def accept(self) -> None:
         """Save through the applier; on a refused value say which and keep the dialog open."""

@@ -115,10 +115,13 @@ def test_settings_dialog_refuses_invalid_values_then_saves(window: MainWindow, h
     dialog.n_ctx.setValue(4096)
     dialog.temperature.setValue(0.5)
     dialog.theme.setCurrentText("dark")
+    assert dialog.respect_gitignore.isChecked()
+    dialog.respect_gitignore.setChecked(False)  # an sdist whose .gitignore names its own sources
     dialog.buttons.button(dialog.buttons.StandardButton.Save).click()
     assert not dialog.isVisible()
     reloaded = SessionController(app_paths()).settings
     assert (reloaded.n_ctx, reloaded.temperature, reloaded.theme) == (4096, 0.5, "dark")
+    assert reloaded.respect_gitignore is False
     assert window.dark
 
 
