@@ -3,7 +3,8 @@
 A citation survives when (1) a tool result in this run showed those lines, and (2) the lines still
 read the same on disk as when they were shown (a fingerprint is taken when a result arrives and
 compared when the answer is checked). Anything else is cut from the text before a user sees it,
-also while the answer streams. A citation that names a shown file by the end of its path only
+also while the answer streams; of a citation of a shown file whose lines were not shown, the
+path stays, as plain text. A citation that names a shown file by the end of its path only
 (`parser.py:172`) is that file's, written in full.
 """
 
@@ -50,6 +51,15 @@ class Evidence:
             return None
         return (match.text if span == match.span else match.text.replace(match.span.path, span.path, 1)), span
 
+    def kept_text(self, match: CitationMatch) -> str:
+        """What the answer keeps of a citation: all of it when valid (the path in full), only the
+        path when the run showed that file but not those lines ("set to 1024 in lib/ultrajson.h:
+        273-274" keeps "lib/ultrajson.h", where cutting it all left "in the file."), else nothing."""
+        if (kept := self.checked(match)) is not None:
+            return kept[0]
+        path = self.resolve(match.span).path
+        return path if any(span.path == path for span in self.shown) else ""
+
     def is_valid(self, citation: LineSpan) -> bool:
         """Shown in this run, sensible, and still the same on disk."""
         if citation.start_line < 1 or citation.end_line < citation.start_line:
@@ -90,11 +100,9 @@ def verify_answer(text: str, evidence: Evidence) -> tuple[str, tuple[LineSpan, .
     last = 0
     for match in find_citations(text):
         pieces.append(text[last:match.start])
-        if (kept_as := evidence.checked(match)) is not None:
-            shown, span = kept_as
-            pieces.append(shown)
-            if span not in kept:
-                kept.append(span)
+        pieces.append(evidence.kept_text(match))
+        if (kept_as := evidence.checked(match)) is not None and kept_as[1] not in kept:
+            kept.append(kept_as[1])
         last = match.end
     pieces.append(text[last:])
     return tidy("".join(pieces)), tuple(kept)
@@ -134,8 +142,7 @@ class StreamingCitationFilter:
 
     def _clean(self, text: str) -> str:
         for match in reversed(find_citations(text)):
-            kept_as = self._evidence.checked(match)
-            text = text[: match.start] + (kept_as[0] if kept_as else "") + text[match.end :]
+            text = text[: match.start] + self._evidence.kept_text(match) + text[match.end :]
         return text
 
 

@@ -285,3 +285,17 @@ def test_a_folder_the_answer_names_is_a_place_checked_against_the_symbol_table()
                          question, (), ev, lookup, 10, 5)
     assert wrong.support is Support.NOT_BACKED, wrong.verdict
     assert any("in the file named" in m for m in wrong.verdict.missing)
+
+
+def test_a_citation_of_lines_never_shown_keeps_its_shown_file_as_plain_text() -> None:
+    """"set to 1024 in the file lib/ultrajson.h:273-274." (line 65 was shown, 273 was not): cutting
+    the whole citation left "in the file."; the file was shown, so its path stays, without lines."""
+    from app.harness.citations import StreamingCitationFilter, verify_answer
+
+    ev = evidence({("lib/ultrajson.h", 65): "#define JSON_MAX_RECURSION_DEPTH 1024"})
+    text = "It is set to 1024 in the file lib/ultrajson.h:273-274, see also lib/other.h:3."
+    assert verify_answer(text, ev) == ("It is set to 1024 in the file lib/ultrajson.h, see also.", ())
+    streamed = StreamingCitationFilter(ev)
+    out = "".join(streamed.feed(text[i:i + 7]) for i in range(0, len(text), 7)) + streamed.flush()
+    assert out == "It is set to 1024 in the file lib/ultrajson.h, see also ."
+    assert verify_answer("In ultrajson.h:65.", ev) == ("In lib/ultrajson.h:65.", (LineSpan("lib/ultrajson.h", 65, 65),))
