@@ -47,9 +47,10 @@ def test_real_model_streams_an_answer_and_lists_tool_calls(ready: MainWindow, qt
     assert answer is not None and answer.text.strip()
     assert answer.text.split()[0] in ready.chat.toPlainText()
     if answer.citations:
+        # the answer's first citation (a file the prose names is a link too, to its first line)
         span = answer.citations[0]
         with qtbot.waitSignal(ready.chat.citationClicked, timeout=5000):
-            click_first_citation(ready, qtbot)
+            click_first_citation(ready, qtbot, f"cite:{span.path}:{span.start_line}-{span.end_line}")
         assert ready.viewer.isVisible() and ready.viewer.highlighted_lines() == (
             span.start_line, min(span.end_line, ready.viewer.text.document().blockCount()))
     assert len(ready.history.run_ids()) == 1

@@ -31,8 +31,9 @@ def ask(window: MainWindow, qtbot, question: str, timeout: int = 30000) -> objec
     return finished.args[0]
 
 
-def click_first_citation(window: MainWindow, qtbot) -> None:
-    """Click the first cite: link where it is drawn, as a user would."""
+def click_first_citation(window: MainWindow, qtbot, href: str = "cite:") -> None:
+    """Click the first link whose target starts with `href` (any cite: link by default) where it
+    is drawn, as a user would."""
     chat = window.chat
     doc = chat.document()
     block = doc.begin()
@@ -40,7 +41,7 @@ def click_first_citation(window: MainWindow, qtbot) -> None:
         it = block.begin()
         while not it.atEnd():
             frag = it.fragment()
-            if frag.charFormat().anchorHref().startswith("cite:"):
+            if frag.charFormat().anchorHref().startswith(href):
                 cursor = QTextCursor(doc)
                 cursor.setPosition(frag.position() + 1)
                 chat.setTextCursor(cursor)
@@ -50,7 +51,7 @@ def click_first_citation(window: MainWindow, qtbot) -> None:
                 return
             it += 1
         block = block.next()
-    raise AssertionError("no citation link in the chat")
+    raise AssertionError(f"no {href} link in the chat")
 
 
 def test_answer_activity_citation_viewer_and_history(window: MainWindow, qtbot, project: Path) -> None:
