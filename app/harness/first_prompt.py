@@ -119,10 +119,11 @@ def _callers(outcome: CallOutcome, header: str) -> IntroRead | None:
     shown too, so an answer naming the caller rests on a line that names it): calls from the
     code before those from tests, at most CALLER_LINES; None when nothing calls the name."""
     calls = [r for r in outcome.references if r.how == "call" and r.inside]
-    # stable: the tool's order within each; a bundle's copy of a call is said once, from the source
+    # stable: the tool's order within each; a build's or bundle's copies of calls (dist/esm/index.js
+    # beside src/index.ts, transpiled: not the same text) are left out when the source has calls
     calls.sort(key=lambda r: (is_test_path(r.hit.span.path), is_copy_path(r.hit.span.path)))
-    sources = {(r.inside, r.hit.text) for r in calls if not is_copy_path(r.hit.span.path)}
-    calls = [r for r in calls if not is_copy_path(r.hit.span.path) or (r.inside, r.hit.text) not in sources]
+    if any(not is_copy_path(r.hit.span.path) for r in calls):
+        calls = [r for r in calls if not is_copy_path(r.hit.span.path)]
     calls = calls[:CALLER_LINES]
     if not calls:
         return None

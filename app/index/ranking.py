@@ -11,10 +11,10 @@ import math
 import re
 from dataclasses import dataclass, replace
 
-from app.index.intent import PROSE_KINDS, Intent, callee_of, intent_of, is_test_path, prior
+from app.index.intent import PROSE_KINDS, Intent, callee_of, intent_of, is_copy_path, is_test_path, prior
 from app.index.one_hop import with_definitions_after_comments, with_references
 from app.index.store import Store
-from app.index.terms import query_terms, related, word_parts
+from app.index.terms import query_terms, related, stem, word_parts
 from app.index.values import ChunkHit, ChunkKind
 from app.settings import Settings
 
@@ -43,6 +43,10 @@ CALLER_FLOOR_RANK = 4  # a caller scores at least what the fifth chunk does, bef
 QUOTE_BOOST = 2.0
 MIN_QUOTE_WORDS = 3  # a message, not a name
 _QUOTED = re.compile(r"(?<![\w])(['\"“‘])(.+?)(?:\1|[”’])(?![\w])")
+# Code in a build output or vendored folder, when the candidates also hold code outside one (see
+# _built_beside_source).
+COPY_WEIGHT = 0.3
+_BUILD_WORDS = {stem(w) for w in "dist build built bundle bundled compiled minified transpiled vendor vendored".split()}
 MAX_PROSE = 2  # README and docs sections among the top chunks, unless the question asks about docs
 
 
@@ -105,9 +109,12 @@ def _callers_first(store: Store, scored: dict[int, float], callee: str) -> dict[
     call = re.compile(r"(?<![\w$])" + re.escape(callee) + r"!?\s*\(")
     base = _floor(scored)
     out, defining, callers = dict(scored), [], []
+    copies = _copy_chunks(store, [cid for cid, _, _ in rows])
     for cid, symbol, text in rows:
         own = symbol.rsplit(".", 1)[-1] == callee
         if len(call.findall(text)) - own > 0:  # a call beyond its own definition line
+            if cid in copies:  # a build's copy of a caller is not raised (see _copy_chunks)
+                continue
             out[cid] = max(out.get(cid, 0.0), base) * CALLER_BOOST
             callers.append(out[cid])
         elif own:
@@ -115,6 +122,18 @@ def _callers_first(store: Store, scored: dict[int, float], callee: str) -> dict[
     for cid in defining:  # after its callers: the question starts from it, they answer it
         out[cid] = min([out.get(cid, base), *callers]) * CALLEE_WEIGHT
     return out
+
+
+def _copy_chunks(store: Store, ids: list[int]) -> set[int]:
+    """Of these chunks, those in a build output or vendored folder, when some are not: the
+    source's callers are raised, the build's transpiled copies of them are not."""
+    if not ids:
+        return set()
+    marks = ",".join("?" * len(ids))
+    rows = store.execute(f"SELECT c.id, f.path FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN ({marks})",
+                         tuple(ids))
+    copies = {cid for cid, path in rows if is_copy_path(path)}
+    return copies if len(copies) < len(rows) else set()
 
 
 def _floor(scored: dict[int, float]) -> float:
@@ -206,12 +225,25 @@ def _hits(store: Store, scored: dict[int, float], intent: Intent | None = None) 
         f"JOIN files f ON f.id = c.file_id WHERE c.id IN ({marks})",
         tuple(scored),
     )
+    copies_weigh = COPY_WEIGHT if _built_beside_source(rows, intent) else 1.0
     hits = []
     for cid, path, start, end, kind_name, symbol, size in rows:
         kind = ChunkKind(kind_name)
         score = scored[cid] * _weight(path, kind, start, end, symbol, intent)
+        score *= copies_weigh if is_copy_path(path) else 1.0
         hits.append(_Scored(cid, size, ChunkHit(path, start, end, kind, symbol, score, "")))
     return sorted(hits, key=lambda h: (-h.hit.score, h.hit.path, h.hit.start_line))
+
+
+def _built_beside_source(rows: list, intent: Intent | None) -> bool:
+    """The candidates hold code from a build output or vendored folder (dist/qs.js, a bundle of
+    lib/) and code from outside one, and the question does not ask about builds: the built copy
+    only repeats the source, transpiled (a user's check on @tanstack/virtual-core, whose callers and
+    defaults were cited from dist/esm/index.js beside src/index.ts)."""
+    if intent is not None and intent.words & _BUILD_WORDS:
+        return False
+    code = [is_copy_path(row[1]) for row in rows if ChunkKind(row[4]) not in PROSE_KINDS]
+    return any(code) and not all(code)
 
 
 def _weight(path: str, kind: ChunkKind, start: int, end: int, symbol: str, intent: Intent | None) -> float:

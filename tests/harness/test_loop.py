@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 from app.harness import events as ev
@@ -25,6 +26,20 @@ def call(name: str, call_id: str = "", **arguments: object) -> ParsedToolCall:
 
 def calls(*items: ParsedToolCall, text: str = "") -> ParsedReply:
     return ParsedReply(text, tuple(items))
+
+
+@contextmanager
+def workspace_tools(tmp_path: Path, files: dict[str, str]):
+    """A workspace of `files` in tmp_path, its tools and the settings that answer after the reads."""
+    from app.harness.calls import ToolExecutor
+    from app.workspace import Workspace
+
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    settings = Settings(n_threads=1, force_answer_after_read="always")
+    with Workspace(tmp_path, settings) as workspace:
+        yield ToolExecutor(workspace, settings), settings
 
 
 def run(model: ScriptedModel, tools, settings: Settings, question: str = "What is the default note length?",
@@ -536,15 +551,8 @@ def test_a_which_file_answer_agrees_with_the_one_file_whose_definitions_the_ques
     """"Which file defines the JSON formatter?" names no symbol; the symbol table's definitions that
     the description names (`JSONFormatter`, tests aside) are all in one file: the answer naming it
     is backed by that definition; one naming another file is not backed by the table."""
-    from app.harness.calls import ToolExecutor
-    from app.workspace import Workspace
-
-    for name, text in FORMATTERS.items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    settings = Settings(n_threads=1, force_answer_after_read="always")
     question = "Which file defines the JSON formatter?"
-    with Workspace(tmp_path, settings) as workspace:
-        tools = ToolExecutor(workspace, settings)
+    with workspace_tools(tmp_path, FORMATTERS) as (tools, settings):
         right = ScriptedModel(["The file that defines the JSON formatter is `json_formatter.go`."])
         answer = only(run(right, tools, settings, question=question), ev.AnswerCompleted)[0]
         assert answer.support is Support.BACKED
@@ -565,14 +573,7 @@ def test_a_callers_question_about_a_function_nothing_calls_is_told_so_and_judged
     """The index defines `compact_notes` and no line calls or uses it: the first prompt says so with its
     definition (not the chunks alone, from which a small model named `save` as the caller); an
     answer saying nothing calls it is backed by the definition, one naming a caller is not backed."""
-    from app.harness.calls import ToolExecutor
-    from app.workspace import Workspace
-
-    for name, text in UNCALLED.items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    settings = Settings(n_threads=1, force_answer_after_read="always")
-    with Workspace(tmp_path, settings) as workspace:
-        tools = ToolExecutor(workspace, settings)
+    with workspace_tools(tmp_path, UNCALLED) as (tools, settings):
         none = ScriptedModel(["Nothing in this workspace calls `compact_notes`; it is defined in store.py."])
         answer = only(run(none, tools, settings, question="What calls compact_notes?"), ev.AnswerCompleted)[0]
         first = none.requests[0].messages[-1]["content"]
@@ -594,6 +595,37 @@ def test_a_callers_question_about_a_function_nothing_calls_is_told_so_and_judged
         first = called.requests[0].messages[-1]["content"]
         assert prompts.CALLERS_HEADER.format(name="_rows") in first and "Nothing in this workspace calls" not in first
         assert answer.support is Support.BACKED
+
+
+BUILT = {  # a package shipping its TypeScript and the build of it (@tanstack/virtual-core does)
+    "src/index.ts": "export class Virtualizer {\n  measure(node: Element) {\n    this.resizeItem(node, 1)\n  }\n\n"
+                    "  resizeItem(node: Element, size: number) {\n    return size\n  }\n\n"
+                    "  observe(node: Element) {\n    this.resizeItem(node as Element, 2)\n  }\n}\n",
+    "dist/esm/index.js": "class Virtualizer {\n  measure(node) {\n    this.resizeItem(node, 1);\n  }\n\n"
+                         "  resizeItem(node, size) {\n    return size;\n  }\n\n"
+                         "  observe(node) {\n    this.resizeItem(node, 2);\n  }\n}\nexport { Virtualizer };\n",
+}
+
+
+def test_a_callers_list_leaves_out_the_build_when_the_source_has_the_calls(tmp_path):
+    """A build's calls differ from the source's in text (types dropped: `this.resizeItem(node, 2)` for
+    `this.resizeItem(node as Element, 2)`), so the copy check kept them: a user's "what calls
+    _measureElement?" listed dist/cjs and dist/esm beside src/index.ts."""
+    with workspace_tools(tmp_path, BUILT) as (tools, settings):
+        model = ScriptedModel(["`resizeItem` is called by `measure` and `observe` (src/index.ts:3, src/index.ts:11)."])
+        answer = only(run(model, tools, settings, question="What calls resizeItem?"), ev.AnswerCompleted)[0]
+        first = model.requests[0].messages[-1]["content"]
+        listed = first.split(prompts.CALLERS_HEADER.format(name="resizeItem"), 1)[1].split("\n\n", 1)[0]
+        assert [line.split(", ", 1)[0] for line in listed.strip().splitlines()] == [
+            "- in `Virtualizer.measure`", "- in `Virtualizer.observe`"]
+        assert "dist/" not in listed
+        assert answer.support is Support.BACKED
+        # only a build: its calls are the callers
+        (tmp_path / "src" / "index.ts").unlink()
+        model = ScriptedModel(["`resizeItem` is called by `measure` and `observe`."])
+        run(model, tools, settings, question="What calls resizeItem?")
+        first = model.requests[0].messages[-1]["content"]
+        assert "- in `Virtualizer.measure`, dist/esm/index.js:3: `this.resizeItem(node, 1);`" in first
 
 
 def test_a_method_among_the_callers_is_named_by_its_own_name_or_its_type():

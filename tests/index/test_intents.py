@@ -138,3 +138,62 @@ def test_a_history_question_may_fill_the_top_places_with_changelog_entries(make_
     index.refresh()
     top = paths(index.search("Which release changed the retry backoff of the uploader?", 5))
     assert top.count("CHANGELOG.md") >= 3, top
+
+
+VIRTUAL = {  # a TypeScript package that ships its source and its build (as @tanstack/virtual-core does)
+    "src/index.ts": "export class Virtualizer {\n  constructor(opts: Options) {\n    this.options = {\n"
+                    "      overscan: 1,\n      gap: 0,\n      lanes: 1,\n      ...opts,\n    }\n  }\n}\n",
+    "dist/esm/index.js": "class Virtualizer {\n  constructor(opts) {\n    this.options = {\n"
+                         "      overscan: 1,\n      gap: 0,\n      lanes: 1,\n      ...opts\n    };\n  }\n}\n"
+                         "export { Virtualizer };\n",
+    # other code, so the question's words are rare enough to score
+    **{f"{folder}/util{n}.{ext}": f"export function helper{n}(value{n}) {{\n  return value{n} * {n}\n}}\n"
+       for n in range(6) for folder, ext in (("src", "ts"), ("dist/esm", "js"))},
+}
+
+
+def test_a_build_beside_its_source_ranks_after_it_unless_the_question_asks_about_the_build(make_index) -> None:
+    """dist/ holds the source transpiled: not the same text, so the copy check keeps it, and it took
+    one of the first places for the source's words (tuning3's qs: dist/qs.js in 13 of 15 top fives)."""
+    index = make_index(VIRTUAL)
+    index.refresh()
+
+    def best(question: str) -> dict[str, float]:  # each file's best score
+        out: dict[str, float] = {}
+        for hit in index.search(question, 8):
+            out.setdefault(hit.path, hit.score)
+        return out
+
+    scores = best("What is the default gap between items of the Virtualizer?")
+    assert next(iter(scores)) == "src/index.ts"
+    # the copy, weighed down: alike in text, it scores about the same as the source without it
+    assert scores["dist/esm/index.js"] < 0.5 * scores["src/index.ts"]
+    asked = best("What does the bundled build in dist set the gap of the Virtualizer to?")
+    assert asked["dist/esm/index.js"] > 0.5 * asked["src/index.ts"]
+
+
+def test_a_package_that_ships_only_its_build_is_ranked_as_code(make_index) -> None:
+    only_build = {path: text for path, text in VIRTUAL.items() if path.startswith("dist/")}
+    index = make_index({**only_build, "README.md": "# virtual\n\nVirtualize long lists: set the gap and lanes.\n"})
+    index.refresh()
+    assert paths(index.search("What is the default gap between items of the Virtualizer?", 1)) == ["dist/esm/index.js"]
+
+
+def test_callers_in_a_build_beside_the_source_are_not_raised(make_index) -> None:
+    """"What calls X?" raises the chunks that call X; a build's transpiled copies of them are not
+    raised too (they took two of the seven places a user's question on @tanstack/virtual-core had)."""
+    calls = {
+        "src/index.ts": "export class Virtualizer {\n  measure(node: Element) {\n    this.resizeItem(node, 1)\n  }\n\n"
+                        "  resizeItem(node: Element, size: number) {\n    return size\n  }\n}\n",
+        "dist/esm/index.js": "class Virtualizer {\n  measure(node) {\n    this.resizeItem(node, 1);\n  }\n\n"
+                             "  resizeItem(node, size) {\n    return size;\n  }\n}\nexport { Virtualizer };\n",
+        **{f"src/item{n}.ts": f"// an item\nexport function item{n}(size: number) {{\n  return size + {n}\n}}\n"
+           for n in range(6)},
+    }
+    index = make_index(calls)
+    index.refresh()
+    hits = index.search("What calls resizeItem?", 4)
+    assert [(h.path, h.symbol) for h in hits[:2]] == [("src/index.ts", "Virtualizer.measure"),
+                                                      ("src/index.ts", "Virtualizer.resizeItem")]
+    copied = {h.symbol: h.score for h in hits if h.path.startswith("dist/")}
+    assert copied["Virtualizer.measure"] <= copied["Virtualizer.resizeItem"]  # the copy's caller: not raised
