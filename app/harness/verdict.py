@@ -468,7 +468,18 @@ def _holds(line: str, claim: str) -> bool:
         return True
     if found := _QUALIFIED.fullmatch(claim):
         return _whole(line, found.group(1))
-    return claim in line
+    return claim in line or (_SPACED_CODE.search(claim) is not None and _unspaced(claim) in _unspaced(line))
+
+
+# A code claim the model wrote with its spaces moved (`err:= f.parseArgs(arguments, set)` for
+# `err := f.parseArgs(arguments, set)`, a user's check on pflag) is the same code: compared
+# without the spaces beside punctuation when it holds code punctuation and is long enough not to
+# meet by chance (a space between two words stays: `max size` is not `maxsize`).
+_SPACED_CODE = re.compile(r"(?=.*[(){}\[\]=:;,<>])(?=(?:\s*\S){8})")
+
+
+def _unspaced(text: str) -> str:
+    return re.sub(r"\s*([^\w\s])\s*", r"\1", text)
 
 
 def _whole(line: str, name: str) -> bool:

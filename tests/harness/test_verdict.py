@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.harness.events import AnswerCompleted
 from app.harness.records import event_from_dict, event_to_dict
-from app.harness.verdict import ShownLine, Support, claims_of, judge
+from app.harness.verdict import ShownLine, Support, _holds, claims_of, judge
 from app.llm.base import Usage
 from app.values import LineSpan
 
@@ -172,3 +172,15 @@ def test_a_how_answer_whose_only_values_are_literals_is_not_backed_by_them() -> 
     assert how.support is Support.PARTLY and "true" in how.found
     value = judge("It is `True`.", "What is the default value of slots?", ATTRS_LINES)
     assert value.support is Support.BACKED
+
+
+def test_code_quoted_with_its_spaces_moved_is_the_same_code() -> None:
+    """A user's check on pflag: `err:= f.parseArgs(arguments, set)` quoted from `err :=
+    f.parseArgs(arguments, set)` was listed as missing under a backed answer."""
+    lines = {LineSpan("flag.go", 1148, 1148): "\terr := f.parseArgs(arguments, set)",
+             LineSpan("flag.go", 1129, 1129): "// Parse parses flag definitions from the argument list."}
+    verdict = judge("Parse calls it: `err:= f.parseArgs(arguments, set)`.", "What does Parse call to read the flags?",
+                    lines)
+    assert "err:= f.parseargs(arguments, set)" in verdict.found and not verdict.missing
+    # a short value still matches as written, and so does prose: `f (x)` is not `f(x)`, "max size" not "maxsize"
+    assert not _holds("return f(x)", "f (x)") and not _holds("maxsize = 3", "max size = 3")
