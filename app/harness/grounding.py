@@ -12,6 +12,7 @@ names its file. A not-backed answer has no sources: its closest lines are listed
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -132,7 +133,8 @@ def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence
     paths, _ = mentioned_names(text)
     files = {p for p in (names.resolve_path(w) for w in _places_named(paths, question)) if p}
     folders = named_folders(text, names)
-    defined = _definition_check(text, question, files | {p.path for p in places}, names, set(folders.values()))
+    defined = _definition_check(text, question, files | {p.path for p in places}, names, set(folders.values()),
+                                places)
     verdict = judge(text, question, lines, paths=[*paths, *folders], places=places, echo=is_echo(text, ECHO_MARKERS),
                     defined=defined, files=files, tokens=tokens, calls=calls,
                     uncalled=uncalled)
@@ -190,10 +192,15 @@ def asks_where_defined(question: str) -> bool:
 
 
 def _definition_check(text: str, question: str, named: set[str], names: NameLookup,
-                      folders: frozenset[str] | set[str] = frozenset()) -> Definition | None:
+                      folders: frozenset[str] | set[str] = frozenset(),
+                      places: tuple[LineSpan, ...] = ()) -> Definition | None:
     """For a "where is X" question: does a file the answer names (or the folder it names, that
     holds the file itself) hold X's definition, as the index's symbol table has it? None when the
-    question is not one, or no name is in the table."""
+    question is not one, or no name is in the table. Of several definitions in the files named
+    (a Rust type's struct and its impl blocks, a name in two modules of one file), the one nearest
+    the lines the answer cites is the line shown: the symbol table's order is no order (a user's
+    check on once_cell: "sync Lazy ... src/lib.rs:1187-1218" was backed by `unsafe impl ... Sync
+    for Lazy` 17 lines below the struct the answer pointed at)."""
     if not asks_where_defined(question) or not (named or folders):
         return None
     for name in dict.fromkeys([*mentioned_names(text)[1], *mentioned_names(question)[1]]):
@@ -201,9 +208,18 @@ def _definition_check(text: str, question: str, named: set[str], names: NameLook
         if not spans:
             continue
         agree = [s for s in spans if s.path in named or _folder_of(s.path, folders)]
-        where = agree[0] if agree else spans[0]
+        where = min(agree, key=lambda s: _distance(s, places)) if agree else spans[0]
         return Definition(name, bool(agree), names.read_lines(where) or (ShownLine(where, name),))
     return _described_definition(question, named, names)
+
+
+def _distance(span: LineSpan, places: tuple[LineSpan, ...]) -> tuple[float, str, int]:
+    """How far a definition's line is from the nearest cited place of its file (0 inside one),
+    then where it is: the nearest first, else the first in the file."""
+    gaps = [0 if p.start_line <= span.start_line <= p.end_line
+            else min(abs(span.start_line - p.start_line), abs(span.start_line - p.end_line))
+            for p in places if p.path == span.path]
+    return (min(gaps) if gaps else math.inf, span.path, span.start_line)
 
 
 def _described_definition(question: str, named: set[str], names: NameLookup) -> Definition | None:

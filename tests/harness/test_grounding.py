@@ -169,6 +169,27 @@ def test_a_where_answer_is_checked_against_the_symbol_table() -> None:
     assert right.verdict.backing[0].span == LineSpan("src/app/config.py", 29, 29)
 
 
+def test_of_several_definitions_in_the_named_file_the_one_the_answer_cites_is_shown() -> None:
+    """once_cell's src/lib.rs defines `Lazy` twice (unsync, sync) and has impl blocks for each; the
+    answer cited the sync struct's lines, and the line shown was an impl block 17 lines below it."""
+    lines = {("src/lib.rs", 684): "    pub struct Lazy<T, F = fn() -> T> {",
+             ("src/lib.rs", 1220): "    pub struct Lazy<T, F = fn() -> T> {",
+             ("src/lib.rs", 1235): "    unsafe impl<T, F: Send> Sync for Lazy<T, F> where OnceCell<T>: Sync {}"}
+    ev = evidence(lines)
+    table = (LineSpan("src/lib.rs", 1235, 1235), LineSpan("src/lib.rs", 684, 684), LineSpan("src/lib.rs", 1220, 1220))
+    lookup = NameLookup(lambda p: p == "src/lib.rs", lambda s: s == "Lazy", lambda p: p if p == "src/lib.rs" else None,
+                        lambda span: (ShownLine(span, lines[(span.path, span.start_line)]),),
+                        lambda name: table if name == "Lazy" else ())
+    question = "Where is the sync `Lazy` type defined?"
+    cited = check_answer("It is at src/lib.rs:1187-1219.", question, (LineSpan("src/lib.rs", 1187, 1219),), ev,
+                         lookup, 10, 5)
+    assert cited.support is Support.BACKED
+    assert cited.verdict.backing[0].span == LineSpan("src/lib.rs", 1220, 1220)
+    # no lines cited: the first definition in the file
+    named = check_answer("`Lazy` is defined in `src/lib.rs`.", question, (), ev, lookup, 10, 5)
+    assert named.verdict.backing[0].span == LineSpan("src/lib.rs", 684, 684)
+
+
 def test_a_backing_line_outside_the_range_the_answer_cites_is_its_first_source() -> None:
     # a small model cites the header of a neighbouring chunk for a value it read elsewhere
     ev = evidence({("src/app/config.py", 3): "import os",
