@@ -464,6 +464,8 @@ def _holds(line: str, claim: str) -> bool:
     """A key claim in a line: as a whole name or number (`2` is not in `2048`), else as text. A
     qualified name (`Session.prepare_request`, `Error::construct`) is held by its own name: the
     line that defines `def prepare_request(` seldom names its class."""
+    if _PLAIN_NUMBER.fullmatch(claim):
+        return _holds_number(line, claim)
     if re.fullmatch(r"[\w.]+", claim) and _whole(line, claim):
         return True
     if found := _QUALIFIED.fullmatch(claim):
@@ -480,6 +482,19 @@ _SPACED_CODE = re.compile(r"(?=.*[(){}\[\]=:;,<>])(?=(?:\s*\S){8})")
 
 def _unspaced(text: str) -> str:
     return re.sub(r"\s*([^\w\s])\s*", r"\1", text)
+
+
+# A number is held by the same number however it is written: `2.0` by `exp_base = 2` (a user's
+# check on tenacity: a right "the default base is 2.0" was not backed), and `2` not by `2.5`.
+# Replays of the three tuning sets: one verdict changed, a wrong "at most 3 comparators" (semver-02)
+# from partly backed to not backed; the held-out answers: none.
+_PLAIN_NUMBER = re.compile(r"(?:0|[1-9]\d*)(?:\.\d+)?")  # `01` (a date's, a time's) stays text
+_NUMBER_IN_LINE = re.compile(r"(?<![\w.])(?:0|[1-9]\d*)(?:\.\d+)?(?![\w]|\.\d)")
+
+
+def _holds_number(line: str, claim: str) -> bool:
+    value = float(claim)
+    return any(float(number) == value for number in _NUMBER_IN_LINE.findall(line))
 
 
 def _whole(line: str, name: str) -> bool:

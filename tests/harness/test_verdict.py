@@ -184,3 +184,14 @@ def test_code_quoted_with_its_spaces_moved_is_the_same_code() -> None:
     assert "err:= f.parseargs(arguments, set)" in verdict.found and not verdict.missing
     # a short value still matches as written, and so does prose: `f (x)` is not `f(x)`, "max size" not "maxsize"
     assert not _holds("return f(x)", "f (x)") and not _holds("maxsize = 3", "max size = 3")
+
+
+def test_a_number_is_held_by_the_same_number_however_it_is_written() -> None:
+    """A user's check on tenacity: "The default base of wait_exponential is 2.0" was not backed by
+    `exp_base: float = 2`; and `2` is no claim that `2.5` holds."""
+    lines = {LineSpan("tenacity/wait.py", 155, 155): "        exp_base: typing.Union[int, float] = 2,"}
+    verdict = judge("The default base of wait_exponential is 2.0.", "What is the default base of wait_exponential?",
+                    lines)
+    assert verdict.support is Support.BACKED and verdict.found == ("2.0",)
+    assert not _holds("    ratio = 2.5", "2") and _holds("timeout = 10.0", "10") and not _holds("port = 8080", "80")
+    assert not _holds("date = 2006-01-02", "1")  # `01` is text, not the number 1
