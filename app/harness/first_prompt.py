@@ -109,7 +109,7 @@ def _shown(outcome: CallOutcome, header: str, question: str, settings: Settings,
     if outcome.name == "search_code":
         return _chunks_within(outcome, header, question, settings, count_tokens, spent)
     if outcome.name == "find_references":
-        return _callers(outcome, header) or _uncalled(outcome)
+        return _callers(outcome, header) or _passed(outcome) or _uncalled(outcome)
     text = outcome.content.strip()
     return IntroRead(header, text, outcome.spans, outcome.hits) if text else None
 
@@ -131,6 +131,31 @@ def _callers(outcome: CallOutcome, header: str) -> IntroRead | None:
                      for r in calls)
     hits = tuple(_reference_hits(calls))
     return IntroRead(header, text, tuple(h.span for h in hits), hits, tuple(calls))
+
+
+def _passed(outcome: CallOutcome) -> IntroRead | None:
+    """When nothing calls the name but code uses it as a value (a callback passed on, a handler
+    registered: `self._add_action_func(self._post_stop_check_actions)`), those uses, listed like
+    calls: who passes it on is what "what calls X" can be answered with (a user's check on
+    tenacity: with no list the model named the chunks it was shown). Comments, imports and
+    exports are no such use; the code's before the tests'."""
+    uses = [r for r in outcome.references if r.how == "use" and r.inside and not _NO_USE.match(r.hit.text)]
+    uses.sort(key=lambda r: (is_test_path(r.hit.span.path), is_copy_path(r.hit.span.path)))
+    if any(not is_copy_path(r.hit.span.path) for r in uses):
+        uses = [r for r in uses if not is_copy_path(r.hit.span.path)]
+    uses = uses[:CALLER_LINES]
+    if not uses or any(r.how == "call" for r in outcome.references):
+        return None
+    name = str((outcome.arguments or {}).get("symbol", ""))
+    text = "\n".join(prompts.CALLER_LINE.format(inside=r.inside, where=r.hit.span, code=f"`{r.hit.text}`")
+                     for r in uses)
+    hits = tuple(_reference_hits(uses))
+    return IntroRead(prompts.PASSED_HEADER.format(name=name), text, tuple(h.span for h in hits), hits, tuple(uses))
+
+
+# Lines that name a function without using it as a value: comments, imports, exports.
+_NO_USE = re.compile(r"^\s*(?://|/\*|\*|#(?![\[!])|--|from\s+\S+\s+import\b|import\b|use\s|export\s*\{|"
+                     r"pub\s+use\s|require\s*\()")
 
 
 def _uncalled(outcome: CallOutcome) -> IntroRead | None:

@@ -111,7 +111,8 @@ _QUOTED = re.compile(r"[\"']([^\"'\n]{2,60})[\"']")
 def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence: Evidence,
                  names: NameLookup, max_names: int, max_sources: int,
                  tokens: Sequence[tuple[str, float]] = (), complete: bool = True,
-                 calls: tuple[ShownLine, ...] = (), uncalled: Uncalled | None = None) -> AnswerCheck:
+                 calls: tuple[ShownLine, ...] = (), uncalled: Uncalled | None = None,
+                 listed: tuple[ShownLine, ...] = ()) -> AnswerCheck:
     """The verdict on `text` (verdict.judge), its sources and the names the workspace lacks.
 
     Sources: the model's own citations that held, then its prose citations ("`a.py` lines 3-9",
@@ -124,7 +125,8 @@ def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence
     like an answer naming what the workspace lacks, it is at most partly backed. `calls`: for a
     "what calls X" question, the calls the index found when the answer names every one of them (a
     deterministic fact, like the symbol table's for "where is X": verdict.judge); `uncalled`: the
-    index defines that function and found nothing that calls or uses it."""
+    index defines that function and found nothing that calls or uses it; `listed`: every call
+    the first prompt listed (tests' too), which an answer copying the list may name."""
     unverified = unverified_names(text, names, max_names)
     lines = _current_lines(evidence)
     prose, read = _prose_sources(text, evidence, names)
@@ -137,7 +139,7 @@ def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence
                                 places)
     verdict = judge(text, question, lines, paths=[*paths, *folders], places=places, echo=is_echo(text, ECHO_MARKERS),
                     defined=defined, files=files, tokens=tokens, calls=calls,
-                    uncalled=uncalled)
+                    uncalled=uncalled, listed=listed)
     if (unverified or not complete) and verdict.support is Support.BACKED:  # names what is not there, or leaves out
         verdict = Verdict(Support.PARTLY, (), verdict.backing, verdict.found, verdict.missing + unverified)
     sources = places

@@ -356,7 +356,8 @@ def _checked(run: RunState, raw_text: str) -> CheckedAnswer:
     calls = () if extra else tuple(ShownLine(r.hit.span, r.hit.text) for r in code_callers(run.callers))
     check = check_answer(text, run.subject or run.question, cited, run.evidence, run.names(),
                          settings.verify_max_names, settings.max_evidence_citations, run.turn_logprobs,
-                         complete=not extra, calls=calls, uncalled=run.uncalled)
+                         complete=not extra, calls=calls, uncalled=run.uncalled,
+                         listed=tuple(ShownLine(r.hit.span, r.hit.text) for r in run.callers))
     added = tuple(s for s in check.sources if s not in cited)
     notes = prompts.answer_notes(check, added)
     left_out = tuple(ShownLine(r.hit.span, r.inside) for r in extra)

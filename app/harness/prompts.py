@@ -35,6 +35,9 @@ NO_CALLERS_HEADER = ("Nothing in this workspace calls `{name}`: the code index f
                      "(a caller outside this code, or one that builds the name at run time, would not show). "
                      "It is defined here:")
 DEFINED_LINE = "- {where}: {code}"
+# ... and when no line calls the name but some pass it on as a value (a callback, a handler)
+PASSED_HEADER = ("Nothing in this workspace calls `{name}` directly; the code index found it passed on or stored "
+                 "as a value (the function each line is in, where, and the line):")
 # After the question when the harness read something for it. Measured on all 69 eval questions
 # with the 1.5B default (docs/eval.md, wave 2, fourth session): 50 right and 50 grounded, against 49
 # and 50 without it; asking for names and values alone gave 50 right but 48 grounded.

@@ -258,7 +258,8 @@ class Findings:
 def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iterable[str] = (),
           places: tuple[LineSpan, ...] = (), echo: bool = False, defined: Definition | None = None,
           files: Iterable[str] = (), tokens: Sequence[tuple[str, float]] = (),
-          calls: tuple[ShownLine, ...] = (), uncalled: Uncalled | None = None) -> Verdict:
+          calls: tuple[ShownLine, ...] = (), uncalled: Uncalled | None = None,
+          listed: tuple[ShownLine, ...] = ()) -> Verdict:
     """The verdict on `answer` from the shown `lines` (each a single line, by span); `places` are
     the ranges it cites as where the answer is (their lines are among `lines`); `defined` is the
     symbol table's word on a "where is X" answer, which overrules the lines; `files` are the
@@ -266,7 +267,9 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     log-probabilities, where the backend gives them (see app.harness.certainty); `calls` are the
     calls the index found to the function a "what calls X" question names, when the answer names
     every caller: that list is the answer, and the answer is backed by it whatever its prose;
-    `uncalled`: the index found no call or use of the function a "what calls X" question names."""
+    `uncalled`: the index found no call or use of the function a "what calls X" question names;
+    `listed`: every call the first prompt listed (tests' too; `calls` when not given): an answer
+    that lists one beyond them is not backed by the calls."""
     f = find_claims(answer, question, lines, paths, places, set(files))
     claims = f.claims
     found = f.found_keys + tuple(claims.word(p) for p in f.prose_found)
@@ -280,7 +283,11 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     if defined is not None and not echo and f.prose_share >= PROSE_BACKED:
         return Verdict(Support.BACKED, defined.lines + f.backing, (), found + (defined.name,), missing)
     if calls and not echo:
-        return Verdict(Support.BACKED, calls[:CLOSEST_LINES], (), found, missing)
+        beyond = _listed_beyond(answer, listed or calls)
+        if not beyond:
+            return Verdict(Support.BACKED, calls[:CLOSEST_LINES], (), found, missing)
+        return Verdict(Support.PARTLY, (), calls[:CLOSEST_LINES], found,
+                       missing + tuple(f"a call at {where} (the index found none there)" for where in beyond))
     if uncalled is not None and not echo:
         if says_none_call(answer):
             return Verdict(Support.BACKED, uncalled.lines[:CLOSEST_LINES], (), found, missing)
@@ -295,6 +302,19 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
                    or _claim_lines(f, lines))
         return Verdict(support, backing, (), found, missing)
     return Verdict(support, (), f.closest, found, missing, doubt)
+
+
+# A caller as the first prompt lists them, "- in `X`, path:line: `code`", copied into the answer.
+_LISTED_CALL = re.compile(r"\bin `[^`\n]+`,?\s+([\w./-]+):(\d+)", re.IGNORECASE)
+
+
+def _listed_beyond(answer: str, calls: tuple[ShownLine, ...]) -> tuple[str, ...]:
+    """The places the answer lists a call at, in the list's own form, that are none of the calls
+    the index found: the model went on writing the list past its end (a user's check on tenacity:
+    three made-up `__init__` lines after the one real use)."""
+    found = {(c.span.path, c.span.start_line) for c in calls}
+    return tuple(dict.fromkeys(f"{path}:{line}" for path, line in _LISTED_CALL.findall(answer)
+                               if (path, int(line)) not in found))
 
 
 # "Nothing calls it", "X is not used anywhere", "there are no callers of X", "it isn't called":

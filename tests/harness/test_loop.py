@@ -628,6 +628,41 @@ def test_a_callers_list_leaves_out_the_build_when_the_source_has_the_calls(tmp_p
         assert "- in `Virtualizer.measure`, dist/esm/index.js:3: `this.resizeItem(node, 1);`" in first
 
 
+PASSED_ON = {  # a method nothing calls by name: it is handed on as an action (tenacity does this)
+    "retrying.py": "class Retrying:\n    def __init__(self):\n        self.actions = []\n\n"
+                   "    def _add_action(self, fn):\n        self.actions.append(fn)\n\n"
+                   "    def _after_stop_check(self, state):\n        state.done = True\n\n"
+                   "    def _after_retry_check(self, state):\n        # then _after_stop_check runs\n"
+                   "        self._add_action(self._after_stop_check)\n",
+}
+
+
+def test_a_function_passed_on_as_a_value_lists_where_instead_of_callers(tmp_path):
+    """No line calls `_after_stop_check`; one passes it on. With no list the model named the chunks
+    it was shown; the list of uses is what the answer can stand on, and a made-up line listed
+    past it keeps the answer from backed."""
+    with workspace_tools(tmp_path, PASSED_ON) as (tools, settings):
+        question = "What calls _after_stop_check?"
+        right = ScriptedModel(["- in `Retrying._after_retry_check`, retrying.py:13: "
+                               "`self._add_action(self._after_stop_check)`"])
+        answer = only(run(right, tools, settings, question=question), ev.AnswerCompleted)[0]
+        first = right.requests[0].messages[-1]["content"]
+        header = prompts.PASSED_HEADER.format(name="_after_stop_check")
+        listed = first.split(header, 1)[1].split("\n\n", 1)[0]
+        # the comment that names it is no use
+        assert listed.strip().splitlines() == [
+            "- in `Retrying._after_retry_check`, retrying.py:13: `self._add_action(self._after_stop_check)`"]
+        assert prompts.CALLERS_HEADER.format(name="_after_stop_check") not in first
+        assert answer.support is Support.BACKED
+        assert [b.span for b in answer.backing] == [LineSpan("retrying.py", 13, 13)]
+        beyond = ScriptedModel(["- in `Retrying._after_retry_check`, retrying.py:13: "
+                                "`self._add_action(self._after_stop_check)`\n"
+                                "- in `Retrying._after_retry_check`, retrying.py:12: `self._after_stop_check(state)`"])
+        answer = only(run(beyond, tools, settings, question=question), ev.AnswerCompleted)[0]
+        assert answer.support is Support.PARTLY  # a shown line, with code it does not hold
+        assert "a call at retrying.py:12 (the index found none there)" in answer.missing
+
+
 def test_a_method_among_the_callers_is_named_by_its_own_name_or_its_type():
     from app.harness.first_prompt import more_callers
     from app.tools.base import Reference, TextHit
