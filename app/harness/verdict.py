@@ -359,7 +359,7 @@ def find_claims(answer: str, question: str, lines: dict[LineSpan, str], paths: I
     stems = {span: _line_stems(text) for span, text in lines.items()}
     lowered = {span: text.lower() for span, text in lines.items()}
     all_stems = set().union(*stems.values()) if stems else set()
-    backing = _backing(claims.key, subject, lines, lowered, stems)
+    backing = _backing(claims.key, subject, lines, lowered, stems, bool(DEFAULT_QUESTION.search(question)))
     prose = set(claims.prose)
     found_keys = tuple(k for k in claims.key if any(_holds(low, k) for low in lowered.values()))
     in_named = any(span.path in files and any(_holds(low, k) for k in found_keys) for span, low in lowered.items())
@@ -445,15 +445,49 @@ def _asked_values(question: str) -> set[str]:
     return {n.lower() for n in NUMBER.findall(question) if "." in n}
 
 
+# A question about a default: what the code does when nothing is passed.
+DEFAULT_QUESTION = re.compile(r"\bdefault|\b(?:no|without(?: any)?) (?:arguments?|options?|parameters?)\b",
+                              re.IGNORECASE)
+# Docs, examples and tests: where a value passed in a call is an example's choice, not a default.
+_EXAMPLE_FILE = re.compile(r"(?:^|/)(?:readme[^/]*|docs?/.*|examples?/.*|tests?/.*|[^/]*\.(?:md|rst|txt))$",
+                           re.IGNORECASE)
+
+
 def _backing(keys: tuple[str, ...], subject: set[str], lines: dict[LineSpan, str],
-             lowered: dict[LineSpan, str], stems: dict[LineSpan, set[str]]) -> tuple[ShownLine, ...]:
-    """The lines that hold a key claim with the subject named on them or within SUBJECT_WINDOW."""
+             lowered: dict[LineSpan, str], stems: dict[LineSpan, set[str]],
+             default: bool = False) -> tuple[ShownLine, ...]:
+    """The lines that hold a key claim with the subject named on them or within SUBJECT_WINDOW.
+    Asked for a default, a docs or test line that holds the claim only as a call's argument backs
+    nothing (a user's check on tenacity: "@retry with no arguments retries 3 times" was backed by
+    the README's `@retry(stop=stop_after_attempt(3))`; the default never stops)."""
     near = _subject_lines(subject, stems)
     out = []
     for span, low in lowered.items():
-        if any(_holds(low, k) for k in keys) and _near(span, near):
+        held = [k for k in keys if _holds(low, k)]
+        if default and _EXAMPLE_FILE.search(span.path):
+            held = [k for k in held if not _argument_only(low, k)]
+        if held and _near(span, near):
             out.append((-sum(_match({s}, stems[span]) for s in subject), span))
     return tuple(ShownLine(span, lines[span]) for _, span in sorted(out)[:CLOSEST_LINES])
+
+
+def _argument_only(line: str, key: str) -> bool:
+    """Every place the line holds `key` is inside a call's parentheses: `stop_after_attempt(3)`."""
+    spots = [m.start() for m in re.finditer(re.escape(key), line)]
+    return bool(spots) and all(_in_call(line[:at]) for at in spots)
+
+
+def _in_call(before: str) -> bool:
+    depth = 0
+    for at in range(len(before) - 1, -1, -1):
+        char = before[at]
+        if char == ")":
+            depth += 1
+        elif char == "(":
+            if depth == 0:
+                return at > 0 and (before[at - 1].isalnum() or before[at - 1] == "_")
+            depth -= 1
+    return False
 
 
 def _subject_lines(subject: set[str], stems: dict[LineSpan, set[str]]) -> dict[str, list[int]]:

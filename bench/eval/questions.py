@@ -40,8 +40,15 @@ SET_FILES = {EvalSet.TUNING: QUESTIONS_FILE, EvalSet.HELDOUT: HELDOUT_FILE,
 _NUMBER = re.compile(r"[\d.]+")
 
 
+_FLAG = re.compile(r"--?[A-Za-z](?:[\w-]*\w)?")  # `--no-` (a prefix) stays a substring
+
+
 def keyword_in(word: str, text: str) -> bool:
-    """Case-insensitive substring match; a number must not be part of a longer number or word."""
+    """Case-insensitive substring match; a number must not be part of a longer number or word,
+    and a command-line flag not part of a longer flag (`-h` is not in `--HELP`: a README's
+    example `-e, --HELP` was scored as the default `-h, --help`)."""
+    if _FLAG.fullmatch(word):
+        return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text, re.IGNORECASE) is not None
     if not _NUMBER.fullmatch(word):
         return word.lower() in text.lower()
     # ... except a version's "v" ("requires at least v18" says 18)

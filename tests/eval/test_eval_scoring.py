@@ -36,6 +36,15 @@ def test_every_keyword_group_must_appear_in_any_case() -> None:
     assert not is_correct("", [["sha1"]])
 
 
+def test_a_flag_keyword_is_a_whole_flag() -> None:
+    """tuning3's cmdr-02 ("default flags of the help option?", keywords -h and --help) scored
+    "`-e, --HELP`", the README's example of changing them, as right: `-h` is in `--HELP`."""
+    keywords = [["-h"], ["--help"]]
+    assert is_correct("They are `-h, --help`.", keywords) and is_correct("-h and --HELP", keywords)
+    assert not is_correct("The default flags are `-e, --HELP`.", keywords)
+    assert is_correct("It prefixes them with --no-color.", [["--no-"]])  # a prefix stays a substring
+
+
 def test_grounded_needs_a_citation_overlapping_an_evidence_span() -> None:
     evidence = [Evidence(path="src/dotenv/main.py", start=10, end=20)]
     assert is_grounded([Cited("src/dotenv/main.py", 20, 25)], evidence)  # touches the last line

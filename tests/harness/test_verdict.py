@@ -195,3 +195,20 @@ def test_a_number_is_held_by_the_same_number_however_it_is_written() -> None:
     assert verdict.support is Support.BACKED and verdict.found == ("2.0",)
     assert not _holds("    ratio = 2.5", "2") and _holds("timeout = 10.0", "10") and not _holds("port = 8080", "80")
     assert not _holds("date = 2006-01-02", "1")  # `01` is text, not the number 1
+
+
+def test_an_example_call_in_the_docs_is_no_default() -> None:
+    """A user's check on tenacity: "@retry with no arguments retries 3 times" was backed by the
+    README's `@retry(stop=stop_after_attempt(3))`; the code's default never stops. Asked for a
+    default, a docs or test line holding the value only as a call's argument backs nothing."""
+    readme = {LineSpan("README.rst", 489, 489): "    @retry(stop=stop_after_attempt(3))",
+              LineSpan("README.rst", 490, 490): "    def stop_after_3_attempts():"}
+    question = "How many times does a function decorated with @retry and no arguments retry?"
+    assert judge("It is `3`.", question, readme).support is not Support.BACKED
+    # the same line answers a question that is not about a default
+    assert judge("It stops after `3` attempts.", "How many attempts does stop_after_3_attempts allow?",
+                 readme).support is Support.BACKED
+    # and the code's own default backs one
+    code = {LineSpan("tenacity/__init__.py", 220, 220): "        stop: StopBaseT = stop_never,"}
+    assert judge("It uses `stop_never`.", "What does @retry stop with by default?",
+                 code).support is Support.BACKED
