@@ -97,22 +97,28 @@ def verify_answer(text: str, evidence: Evidence) -> tuple[str, tuple[LineSpan, .
     """The text with invalid citations cut out, and the valid ones in order (no duplicates)."""
     kept: list[LineSpan] = []
     pieces: list[str] = []
-    last = 0
+    last, cut = 0, False
     for match in find_citations(text):
         pieces.append(text[last:match.start])
-        pieces.append(evidence.kept_text(match))
+        pieces.append(kept_text := evidence.kept_text(match))
+        cut = cut or kept_text != text[match.start:match.end]
         if (kept_as := evidence.checked(match)) is not None and kept_as[1] not in kept:
             kept.append(kept_as[1])
         last = match.end
     pieces.append(text[last:])
-    return tidy("".join(pieces)), tuple(kept)
+    joined = "".join(pieces)
+    return (tidy(joined) if cut else joined.strip()), tuple(kept)
 
 
 def tidy(text: str) -> str:
-    """Remove brackets and separators left empty where a citation was cut out (prose only:
-    fenced code keeps its fences and indentation)."""
-    parts = re.split(r"(```.*?(?:```|$))", text, flags=re.DOTALL)
-    return "".join(part if part.startswith("```") else _tidy_prose(part) for part in parts).strip()
+    """Remove brackets and separators left empty where a citation was cut out (prose only: fenced
+    code keeps its fences and indentation, and inline code its `()` and `[]`: `() => respond(ctx)`
+    and `= []` had lost them in a user's check on koa and tenacity)."""
+    parts = re.split(r"(```.*?(?:```|$)|`[^`\n]+`)", text, flags=re.DOTALL)
+    out = [part if part.startswith("`") else _tidy_prose(part) for part in parts]
+    # a cut right after inline code leaves two spaces at the start of the prose after it
+    return "".join(p if i == 0 or not out[i - 1].startswith("`") else re.sub(r"^[ \t]{2,}", " ", p)
+                   for i, p in enumerate(out)).strip()
 
 
 def _tidy_prose(text: str) -> str:

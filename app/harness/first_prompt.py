@@ -20,7 +20,7 @@ from app.harness.calls import CallOutcome, Toolbox
 from app.harness.events import RunEvent, ToolCallCompleted, ToolCallProposed
 from app.harness.line_budget import fit_chunks
 from app.harness.verdict import ShownLine, Uncalled
-from app.index.intent import callee_of, intent_of, is_copy_path, is_test_path
+from app.index.intent import callee_of, intent_of, is_copy_path, is_test_path, plain_callee
 from app.index.languages import language_for
 from app.settings import Settings
 from app.tools.base import Reference, TextHit
@@ -109,6 +109,8 @@ def _shown(outcome: CallOutcome, header: str, question: str, settings: Settings,
     if outcome.name == "search_code":
         return _chunks_within(outcome, header, question, settings, count_tokens, spent)
     if outcome.name == "find_references":
+        if not outcome.definitions and callee_of(question) is None:  # a plain word the index does not define
+            return None
         return _callers(outcome, header) or _passed(outcome) or _uncalled(outcome)
     text = outcome.content.strip()
     return IntroRead(header, text, outcome.spans, outcome.hits) if text else None
@@ -253,7 +255,7 @@ def _index_calls(question: str, settings: Settings) -> list[tuple[str, dict[str,
 
 def _callers_call(question: str, settings: Settings) -> list[tuple[str, dict[str, Any], str]]:
     """find_references for the name a "what calls X" question asks about (intent.callee_of)."""
-    name = callee_of(question)
+    name = callee_of(question) or plain_callee(question)
     if name is None or settings.intro_index_tokens <= 0:
         return []
     return [("find_references", {"symbol": name, "limit": CALLER_LOOKUPS},

@@ -106,6 +106,20 @@ def callee_of(question: str) -> str | None:
     return None
 
 
+# "What calls respond?": a plain word at the question's end, which callee_of leaves alone (it may be
+# English: "what does it call when ..."), is a function's name when the index defines it (see
+# first_prompt._callers_call; a user's check on koa, whose `respond(ctx)` got no callers list).
+_PLAIN_CALLEE = re.compile(r"^\s*(?:what|which|who)\b[^?]*?\bcalls?\s+([A-Za-z_]\w{2,})\s*\?\s*$", re.IGNORECASE)
+_NOT_NAMES = frozenset("it this that them these those him her one".split())
+
+
+def plain_callee(question: str) -> str | None:
+    """The plain word a "what calls X?" question ends in, when callee_of finds no name."""
+    if callee_of(question) is not None or not (found := _PLAIN_CALLEE.match(question)):
+        return None
+    return None if found.group(1).lower() in _NOT_NAMES else found.group(1)
+
+
 def is_test_path(path: str) -> bool:
     """A test file or a file under a tests folder."""
     return _TESTS.search(path) is not None

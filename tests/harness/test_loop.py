@@ -663,6 +663,29 @@ def test_a_function_passed_on_as_a_value_lists_where_instead_of_callers(tmp_path
         assert "a call at retrying.py:12 (the index found none there)" in answer.missing
 
 
+RESPONDS = {  # koa's shape: a plain-word function, called once
+    "application.js": "function handleRequest(ctx) {\n  const handleResponse = () => respond(ctx);\n"
+                      "  return handleResponse;\n}\n\nfunction respond(ctx) {\n  ctx.res.end(ctx.body);\n}\n",
+    "README.md": "# app\n\nWe respond to every request, and render nothing.\n",
+}
+
+
+def test_a_plain_word_the_index_defines_gets_its_callers_listed(tmp_path):
+    """A user's check on koa: "What calls respond?" got no callers list (`respond` is a plain
+    word, which callee_of leaves alone) and the model wrote 768 tokens of unrelated code; a plain
+    word the index does not define ("render" here) still gets none."""
+    with workspace_tools(tmp_path, RESPONDS) as (tools, settings):
+        model = ScriptedModel(["In `handleRequest`, application.js:2."])
+        run(model, tools, settings, question="What calls respond?")
+        first = model.requests[0].messages[-1]["content"]
+        listed = first.split(prompts.CALLERS_HEADER.format(name="respond"), 1)[1].split("\n\n", 1)[0]
+        assert listed.strip() == "- in `handleRequest`, application.js:2: `const handleResponse = () => respond(ctx);`"
+        model = ScriptedModel(["Nothing does."])
+        run(model, tools, settings, question="What calls render?")
+        first = model.requests[0].messages[-1]["content"]
+        assert "render`" not in first and "Nothing in this workspace calls" not in first
+
+
 def test_a_method_among_the_callers_is_named_by_its_own_name_or_its_type():
     from app.harness.first_prompt import more_callers
     from app.tools.base import Reference, TextHit

@@ -28,6 +28,20 @@ def test_the_function_a_callers_question_asks_about(question: str, callee: str |
     assert callee_of(question) == callee
 
 
+@pytest.mark.parametrize(("question", "word"), [
+    ("What calls respond?", "respond"),
+    ("Which functions call render?", "render"),
+    ("What calls it?", None),
+    ("What calls `respond`?", None),  # a name: callee_of's
+    ("What does the parser call when a line fails?", None),
+    ("What calls respond when the body is empty?", None),  # not at the end: maybe English
+])
+def test_the_plain_word_a_callers_question_ends_in(question: str, word: str | None) -> None:
+    from app.index.intent import plain_callee
+
+    assert plain_callee(question) == word
+
+
 def test_callers_rank_above_the_definition_they_call(make_index) -> None:
     index = make_index({
         "pkg/headers.py": "def parse_header(line):\n    \"\"\"Split a header line into name and value.\"\"\"\n"
