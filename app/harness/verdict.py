@@ -297,6 +297,10 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     support = Support.NOT_BACKED if echo else _support(f, question)
     sure = certainty.least_certain(tokens, claims.key[:1])  # the lead claim: see certainty.SURE
     support, doubt = _weighed(support, sure)
+    if support is Support.BACKED and DEFAULT_QUESTION.search(question) and (
+            against := _default_against(answer, claims, lines)):
+        return Verdict(Support.PARTLY, (), (against,) + f.closest[:CLOSEST_LINES - 1], found,
+                       missing + (f"{against.text.strip()} (the default a shown line sets)",))
     if support is Support.BACKED:
         backing = (f.backing or _place_lines(places, lines, subject_of(question) | _asked_values(question))
                    or _claim_lines(f, lines))
@@ -469,6 +473,40 @@ def _backing(keys: tuple[str, ...], subject: set[str], lines: dict[LineSpan, str
         if held and _near(span, near):
             out.append((-sum(_match({s}, stems[span]) for s in subject), span))
     return tuple(ShownLine(span, lines[span]) for _, span in sorted(out)[:CLOSEST_LINES])
+
+
+_LITERAL = r"(true|false|none|null|nil|undefined|-?\d+(?:\.\d+)?|'[^'\n]*'|\"[^\"\n]*\")"
+
+
+def _default_against(answer: str, claims: Claims, lines: dict[LineSpan, str]) -> ShownLine | None:
+    """A shown line that gives a name the answer uses another default than the answer says: a
+    parameter's (`binary: bool = False,`, `binary=False)`) or a defaults object's entry (`depth:
+    5,`), of the same kind (true/false, a number, a string) as a value the answer claims, while the
+    answer never says the line's value (a user's check on humanize: "binary is True by default"
+    was backed by a docstring's "If `True`, uses binary suffixes"; the signature says False)."""
+    values = {_kind(k): k for k in claims.key if re.fullmatch(_LITERAL, k)}
+    if not values:
+        return None
+    names = {w for w in WORD.findall(answer) if len(w) >= 3 and w.lower() not in PLAIN | STOP_WORDS}
+    for span, text in lines.items():
+        for name in names:
+            found = re.search(rf"(?<![\w.])(?:self\.)?{re.escape(name)}\s*(?::\s*[\w\[\], .|]+?)?\s*[=:]\s*"
+                              rf"{_LITERAL}\s*[,)]?\s*$", text.strip(), re.IGNORECASE)
+            if found is None:
+                continue
+            value = found.group(1).lower()
+            said = values.get(_kind(value))
+            if said is not None and said != value and not _holds(answer.lower(), value):
+                return ShownLine(span, text)
+    return None
+
+
+def _kind(value: str) -> str:
+    if value in ("true", "false"):
+        return "bool"
+    if value in ("none", "null", "nil", "undefined"):
+        return "none"
+    return "string" if value[:1] in "'\"" else "number"
 
 
 def _argument_only(line: str, key: str) -> bool:

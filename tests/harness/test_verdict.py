@@ -212,3 +212,21 @@ def test_an_example_call_in_the_docs_is_no_default() -> None:
     code = {LineSpan("tenacity/__init__.py", 220, 220): "        stop: StopBaseT = stop_never,"}
     assert judge("It uses `stop_never`.", "What does @retry stop with by default?",
                  code).support is Support.BACKED
+
+
+def test_a_default_the_shown_code_sets_otherwise_keeps_an_answer_from_backed() -> None:
+    """A user's check on humanize: "`binary` is `True` by default" was backed by the docstring's
+    "If `True`, uses binary suffixes"; the signature shown beside it says `binary: bool = False`."""
+    lines = {LineSpan("src/humanize/filesize.py", 36, 36): "    binary: bool = False,",
+             LineSpan("src/humanize/filesize.py", 69, 69):
+                 "        binary (bool): If `True`, uses binary suffixes (KiB, MiB) with base"}
+    question = "Does naturalsize use binary or decimal suffixes by default?"
+    wrong = judge("Binary suffixes (KiB, MiB): `binary` is `True` by default.", question, lines)
+    assert wrong.support is Support.PARTLY
+    assert wrong.closest[0].span == LineSpan("src/humanize/filesize.py", 36, 36)
+    assert "binary: bool = False, (the default a shown line sets)" in wrong.missing
+    right = judge("Decimal suffixes: `binary` is `False` by default.", question, lines)
+    assert right.support is Support.BACKED
+    # a question that is not about a default is not judged by it
+    assert judge("Binary suffixes (KiB, MiB) when `binary` is `True`.", "What does binary switch on?",
+                 lines).support is Support.BACKED
