@@ -120,19 +120,7 @@ def _callers(outcome: CallOutcome, header: str) -> IntroRead | None:
     """The calls find_references found, each with the definition it is in (whose first line is
     shown too, so an answer naming the caller rests on a line that names it): calls from the
     code before those from tests, at most CALLER_LINES; None when nothing calls the name."""
-    calls = [r for r in outcome.references if r.how == "call" and r.inside]
-    # stable: the tool's order within each; a build's or bundle's copies of calls (dist/esm/index.js
-    # beside src/index.ts, transpiled: not the same text) are left out when the source has calls
-    calls.sort(key=lambda r: (is_test_path(r.hit.span.path), is_copy_path(r.hit.span.path)))
-    if any(not is_copy_path(r.hit.span.path) for r in calls):
-        calls = [r for r in calls if not is_copy_path(r.hit.span.path)]
-    calls = calls[:CALLER_LINES]
-    if not calls:
-        return None
-    text = "\n".join(prompts.CALLER_LINE.format(inside=r.inside, where=r.hit.span, code=f"`{r.hit.text}`")
-                     for r in calls)
-    hits = tuple(_reference_hits(calls))
-    return IntroRead(header, text, tuple(h.span for h in hits), hits, tuple(calls))
+    return _reference_list([r for r in outcome.references if r.how == "call" and r.inside], header)
 
 
 def _passed(outcome: CallOutcome) -> IntroRead | None:
@@ -140,19 +128,29 @@ def _passed(outcome: CallOutcome) -> IntroRead | None:
     registered: `self._add_action_func(self._post_stop_check_actions)`), those uses, listed like
     calls: who passes it on is what "what calls X" can be answered with (a user's check on
     tenacity: with no list the model named the chunks it was shown). Comments, imports and
-    exports are no such use; the code's before the tests'."""
-    uses = [r for r in outcome.references if r.how == "use" and r.inside and not _NO_USE.match(r.hit.text)]
-    uses.sort(key=lambda r: (is_test_path(r.hit.span.path), is_copy_path(r.hit.span.path)))
-    if any(not is_copy_path(r.hit.span.path) for r in uses):
-        uses = [r for r in uses if not is_copy_path(r.hit.span.path)]
-    uses = uses[:CALLER_LINES]
-    if not uses or any(r.how == "call" for r in outcome.references):
+    exports are no such use."""
+    if any(r.how == "call" for r in outcome.references):
         return None
     name = str((outcome.arguments or {}).get("symbol", ""))
+    return _reference_list([r for r in outcome.references
+                            if r.how == "use" and r.inside and not _NO_USE.match(r.hit.text)],
+                           prompts.PASSED_HEADER.format(name=name))
+
+
+def _reference_list(refs: list[Reference], header: str) -> IntroRead | None:
+    """`refs` one per line under `header`, the code's before the tests', at most CALLER_LINES
+    (stable: the tool's order within each); a build's or bundle's copies (dist/esm/index.js beside
+    src/index.ts, transpiled: not the same text) are left out when the source has some."""
+    refs = sorted(refs, key=lambda r: (is_test_path(r.hit.span.path), is_copy_path(r.hit.span.path)))
+    if any(not is_copy_path(r.hit.span.path) for r in refs):
+        refs = [r for r in refs if not is_copy_path(r.hit.span.path)]
+    refs = refs[:CALLER_LINES]
+    if not refs:
+        return None
     text = "\n".join(prompts.CALLER_LINE.format(inside=r.inside, where=r.hit.span, code=f"`{r.hit.text}`")
-                     for r in uses)
-    hits = tuple(_reference_hits(uses))
-    return IntroRead(prompts.PASSED_HEADER.format(name=name), text, tuple(h.span for h in hits), hits, tuple(uses))
+                     for r in refs)
+    hits = tuple(_reference_hits(refs))
+    return IntroRead(header, text, tuple(h.span for h in hits), hits, tuple(refs))
 
 
 # Lines that name a function without using it as a value: comments, imports, exports.

@@ -487,18 +487,21 @@ def _default_against(answer: str, claims: Claims, lines: dict[LineSpan, str]) ->
     values = {_kind(k): k for k in claims.key if re.fullmatch(_LITERAL, k)}
     if not values:
         return None
-    names = {w for w in WORD.findall(answer) if len(w) >= 3 and w.lower() not in PLAIN | STOP_WORDS}
+    names = {w.lower() for w in WORD.findall(answer) if len(w) >= 3 and w.lower() not in PLAIN | STOP_WORDS}
     for span, text in lines.items():
-        for name in names:
-            found = re.search(rf"(?<![\w.])(?:self\.)?{re.escape(name)}\s*(?::\s*[\w\[\], .|]+?)?\s*[=:]\s*"
-                              rf"{_LITERAL}\s*[,)]?\s*$", text.strip(), re.IGNORECASE)
-            if found is None:
-                continue
-            value = found.group(1).lower()
-            said = values.get(_kind(value))
-            if said is not None and said != value and not _holds(answer.lower(), value):
-                return ShownLine(span, text)
+        found = _DEFAULT_SET.search(text.strip())
+        if found is None or found.group(1).lower() not in names:
+            continue
+        value = found.group(2).lower()
+        said = values.get(_kind(value))
+        if said is not None and said != value and not _holds(answer.lower(), value):
+            return ShownLine(span, text)
     return None
+
+
+# A line that sets a name's default, the whole line: `binary: bool = False,`, `binary=False)`, `depth: 5,`.
+_DEFAULT_SET = re.compile(rf"(?<![\w.])(?:self\.)?([A-Za-z_]\w*)\s*(?::\s*[\w\[\], .|]+?)?\s*[=:]\s*{_LITERAL}"
+                          rf"\s*[,)]?\s*$", re.IGNORECASE)
 
 
 def _kind(value: str) -> str:

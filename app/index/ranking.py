@@ -102,18 +102,22 @@ def _scores(ranked: dict[int, float], coverage: dict[int, float], boosts: dict[i
 def _callers_first(store: Store, scored: dict[int, float], callee: str) -> dict[int, float]:
     """Chunks that call `callee` up, from at least the score the list's fifth chunk has (also
     ones the words did not find); the chunk that only defines it after them."""
-    rows = store.execute("SELECT id, symbol, text FROM chunks WHERE instr(text, ?) OR instr(text, ?) LIMIT ?",
+    rows = store.execute("SELECT c.id, c.symbol, c.text, f.path FROM chunks c JOIN files f ON f.id = c.file_id "
+                         "WHERE instr(c.text, ?) OR instr(c.text, ?) LIMIT ?",
                          (callee + "(", callee + "!(", MAX_CALLERS + 1))
     if not rows or len(rows) > MAX_CALLERS:
         return scored
     call = re.compile(r"(?<![\w$])" + re.escape(callee) + r"!?\s*\(")
     base = _floor(scored)
     out, defining, callers = dict(scored), [], []
-    copies = _copy_chunks(store, [cid for cid, _, _ in rows])
-    for cid, symbol, text in rows:
+    # a build's copy of a caller is not raised when the source has callers too (transpiled, it
+    # differs in text, so the copy check keeps it)
+    copies = [is_copy_path(path) for *_, path in rows]
+    skip_copies = any(copies) and not all(copies)
+    for (cid, symbol, text, _), copy in zip(rows, copies, strict=True):
         own = symbol.rsplit(".", 1)[-1] == callee
         if len(call.findall(text)) - own > 0:  # a call beyond its own definition line
-            if cid in copies:  # a build's copy of a caller is not raised (see _copy_chunks)
+            if copy and skip_copies:
                 continue
             out[cid] = max(out.get(cid, 0.0), base) * CALLER_BOOST
             callers.append(out[cid])
@@ -122,18 +126,6 @@ def _callers_first(store: Store, scored: dict[int, float], callee: str) -> dict[
     for cid in defining:  # after its callers: the question starts from it, they answer it
         out[cid] = min([out.get(cid, base), *callers]) * CALLEE_WEIGHT
     return out
-
-
-def _copy_chunks(store: Store, ids: list[int]) -> set[int]:
-    """Of these chunks, those in a build output or vendored folder, when some are not: the
-    source's callers are raised, the build's transpiled copies of them are not."""
-    if not ids:
-        return set()
-    marks = ",".join("?" * len(ids))
-    rows = store.execute(f"SELECT c.id, f.path FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN ({marks})",
-                         tuple(ids))
-    copies = {cid for cid, path in rows if is_copy_path(path)}
-    return copies if len(copies) < len(rows) else set()
 
 
 def _floor(scored: dict[int, float]) -> float:
