@@ -261,11 +261,36 @@ def _callers_call(question: str, settings: Settings) -> list[tuple[str, dict[str
 
 
 def _readme_call(settings: Settings, known_paths: tuple[str, ...]) -> list[tuple[str, dict[str, Any], str]]:
-    """The README's start: where a project says what it is (for questions about the whole)."""
+    """The README's start: where a project says what it is (for questions about the whole). With
+    no README (a package of a monorepo, private code), the manifest's start (its name and
+    description) and the entry module's (its doc comment, its exports): a user's check on
+    @tanstack/form-core, whose package ships no README, got a first prompt with nothing in it."""
+    if settings.intro_readme_lines <= 0:
+        return []
     by_lower = {p.lower(): p for p in known_paths if "/" not in p}  # express ships Readme.md
     readme = next((by_lower[n.lower()] for n in README_NAMES if n.lower() in by_lower), None)
-    if not readme or settings.intro_readme_lines <= 0:
-        return []
-    return [("read_file", {"path": readme, "max_lines": settings.intro_readme_lines},
-             prompts.README_HEADER.format(path=readme))]
+    paths = [readme] if readme else [p for p in (_manifest(by_lower), _entry_module(known_paths)) if p]
+    return [("read_file", {"path": path, "max_lines": settings.intro_readme_lines},
+             prompts.README_HEADER.format(path=path)) for path in paths]
 
+
+MANIFEST_NAMES = ("package.json", "pyproject.toml", "setup.cfg", "setup.py", "Cargo.toml", "go.mod")
+# Where a package's own description of itself starts, by language: a crate's `//!` docs, a Go
+# package's doc comment, an index module's exports.
+ENTRY_NAMES = ("src/lib.rs", "src/main.rs", "doc.go", "src/index.ts", "src/index.js", "index.ts", "index.js",
+               "lib/index.js", "src/main.ts", "main.go")
+
+
+def _manifest(top_level: dict[str, str]) -> str | None:
+    return next((top_level[n.lower()] for n in MANIFEST_NAMES if n.lower() in top_level), None)
+
+
+def _entry_module(files: tuple[str, ...]) -> str | None:
+    """The package's entry module: a known entry name, else the shallowest `__init__.py` outside
+    tests and build copies (a Python package's docstring)."""
+    present = set(files)
+    if found := next((n for n in ENTRY_NAMES if n in present), None):
+        return found
+    inits = [f for f in files if f.rsplit("/", 1)[-1] == "__init__.py" and not is_test_path(f)
+             and not is_copy_path(f)]
+    return min(inits, key=lambda f: (f.count("/"), f), default=None)

@@ -158,7 +158,7 @@ class RunState:
 
     def _question_with_reads(self, layout: str) -> Iterator[RunEvent]:
         reads = []
-        for item in intro_reads(self.question, self.tools, self._intro_settings(layout), self.known_paths,
+        for item in intro_reads(self.question, self.tools, self._intro_settings(layout), self.files,
                                 self.budget.tokens):
             if isinstance(item, IntroRead):
                 self.evidence.add(item.spans, item.hits)

@@ -42,6 +42,7 @@ from enum import Enum
 
 from app.harness import certainty
 from app.harness.certainty import Certainty
+from app.index.intent import is_copy_path
 from app.index.terms import STOP_WORDS
 from app.values import LineSpan
 
@@ -359,7 +360,7 @@ def _claim_lines(f: Findings, lines: dict[LineSpan, str]) -> tuple[ShownLine, ..
 def find_claims(answer: str, question: str, lines: dict[LineSpan, str], paths: Iterable[str],
                 places: tuple[LineSpan, ...], files: set[str]) -> Findings:
     claims = claims_of(answer, question, paths)
-    subject = subject_of(question) | _asked_values(question)
+    subject = subject_of(question) | _asked_values(question) or WHOLE_PROJECT
     stems = {span: _line_stems(text) for span, text in lines.items()}
     lowered = {span: text.lower() for span, text in lines.items()}
     all_stems = set().union(*stems.values()) if stems else set()
@@ -375,6 +376,13 @@ def find_claims(answer: str, question: str, lines: dict[LineSpan, str], paths: I
         any(span.path in files and _match(subject, words) for span, words in stems.items()),
         bool(WHERE_QUESTION.search(question)), "" if in_named or not files else ", ".join(sorted(files)))
 
+
+# The subject of a question that names nothing but asking words ("what does this project do?"): the
+# project, which every line read for it is about (the README's start, the manifest's, the entry
+# module's doc comment). `_match` finds the empty stem in every word. A user's check on google/uuid:
+# "This project generates and inspects UUIDs" from doc.go's "Package uuid generates and inspects
+# UUIDs" was only partly backed, as no line could name an empty subject.
+WHOLE_PROJECT = frozenset({""})
 
 # Literals every file is full of: a how or why answer whose only values are these ("decided by the
 # `order` parameter: if it is `True` ...") finds one beside the subject in any chunk about it, right
@@ -463,7 +471,8 @@ def _backing(keys: tuple[str, ...], subject: set[str], lines: dict[LineSpan, str
     """The lines that hold a key claim with the subject named on them or within SUBJECT_WINDOW.
     Asked for a default, a docs or test line that holds the claim only as a call's argument backs
     nothing (a user's check on tenacity: "@retry with no arguments retries 3 times" was backed by
-    the README's `@retry(stop=stop_after_attempt(3))`; the default never stops)."""
+    the README's `@retry(stop=stop_after_attempt(3))`; the default never stops). A build's copy
+    (dist/cjs/FormApi.d.cts) comes after the source's lines."""
     near = _subject_lines(subject, stems)
     out = []
     for span, low in lowered.items():
@@ -471,8 +480,8 @@ def _backing(keys: tuple[str, ...], subject: set[str], lines: dict[LineSpan, str
         if default and _EXAMPLE_FILE.search(span.path):
             held = [k for k in held if not _argument_only(low, k)]
         if held and _near(span, near):
-            out.append((-sum(_match({s}, stems[span]) for s in subject), span))
-    return tuple(ShownLine(span, lines[span]) for _, span in sorted(out)[:CLOSEST_LINES])
+            out.append((is_copy_path(span.path), -sum(_match({s}, stems[span]) for s in subject), span))
+    return tuple(ShownLine(span, lines[span]) for *_, span in sorted(out)[:CLOSEST_LINES])
 
 
 _LITERAL = r"(true|false|none|null|nil|undefined|-?\d+(?:\.\d+)?|'[^'\n]*'|\"[^\"\n]*\")"

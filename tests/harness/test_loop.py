@@ -368,6 +368,31 @@ def test_a_readme_in_any_case_is_the_readme(tools, project):
                for e in only(events, ev.ToolCallCompleted))
 
 
+def test_without_a_readme_a_question_about_the_whole_reads_the_manifest_and_entry_module(tmp_path):
+    """A package with no README (a monorepo's npm package, private code): its manifest's start and
+    its entry module's doc comment are what says what it is; before, the first prompt held nothing."""
+    files = {"package.json": '{\n  "name": "form-core",\n  "description": "Type-safe form state."\n}\n',
+             "src/index.ts": "// Form state for any framework.\nexport * from './FormApi'\n",
+             "src/FormApi.ts": "export class FormApi {}\n"}
+    with workspace_tools(tmp_path, files) as (tools, settings):
+        model = ScriptedModel(["It manages type-safe form state (package.json:3)."])
+        events = run(model, tools, settings, question="What does this project do?")
+    read = [e.arguments["path"] for e in only(events, ev.ToolCallCompleted) if e.name == "read_file"]
+    assert read == ["package.json", "src/index.ts"]
+    question = model.requests[0].messages[1]["content"]
+    assert '"description": "Type-safe form state."' in question and "Form state for any framework." in question
+    assert only(events, ev.AnswerCompleted)[0].support is not Support.NOT_BACKED
+
+
+def test_a_python_package_without_readme_shows_its_package_docstring(tmp_path):
+    files = {"setup.cfg": "[metadata]\nname = hooks\n", "tests/__init__.py": "",
+             "src/hooks/__init__.py": '"""Hook calling for plugins."""\n', "src/hooks/sub/__init__.py": ""}
+    with workspace_tools(tmp_path, files) as (tools, settings):
+        events = run(ScriptedModel(["Plugins."]), tools, settings, question="What is this project?")
+    read = [e.arguments["path"] for e in only(events, ev.ToolCallCompleted) if e.name == "read_file"]
+    assert read == ["setup.cfg", "src/hooks/__init__.py"]
+
+
 def test_a_forced_answer_does_not_see_the_calls_that_were_refused(tools, settings):
     """Qwen 0.5B sometimes calls a tool named after a file, then repeats it; the forced answer's
     prompt leaves those refused turns out, so the model answers the question, not its mistakes."""

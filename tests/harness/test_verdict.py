@@ -230,3 +230,21 @@ def test_a_default_the_shown_code_sets_otherwise_keeps_an_answer_from_backed() -
     # a question that is not about a default is not judged by it
     assert judge("Binary suffixes (KiB, MiB) when `binary` is `True`.", "What does binary switch on?",
                  lines).support is Support.BACKED
+
+
+def test_a_question_about_the_whole_project_is_about_every_line_read_for_it() -> None:
+    """"What does this project do?" names no subject but asking words; the lines read for it (a
+    package's doc comment) are about the project, so a short answer they hold is backed, and one
+    they do not hold is not."""
+    lines = {LineSpan("doc.go", 5, 5): "// Package uuid generates and inspects UUIDs.",
+             LineSpan("doc.go", 7, 7): "// UUIDs are based on RFC 4122 and DCE 1.1: Authentication and Security"}
+    question = "What does this project do?"
+    assert judge("This project generates and inspects UUIDs.", question, lines).support is Support.BACKED
+    assert judge("It serves web pages over HTTP.", question, lines).support is not Support.BACKED
+
+
+def test_a_build_s_copy_backs_after_the_source() -> None:
+    lines = {LineSpan("dist/cjs/FormApi.d.cts", 362, 362): "    removeFieldValue: (field: TField) => void",
+             LineSpan("src/FormApi.ts", 1202, 1202): "  removeFieldValue = async (field: TField) => {"}
+    verdict = judge("With `removeFieldValue`.", "How is an array field's item removed?", lines)
+    assert [line.span.path for line in verdict.backing] == ["src/FormApi.ts", "dist/cjs/FormApi.d.cts"]
