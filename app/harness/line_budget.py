@@ -75,11 +75,13 @@ Render = Callable[[FittedChunk], str]
 
 
 def fit_chunks(chunks: Sequence[ChunkLines], question: str, budget: int,
-               count_tokens: Callable[[str], int], render: Render) -> tuple[FittedChunk, ...]:
+               count_tokens: Callable[[str], int], render: Render,
+               shown_before: Sequence[str] = ()) -> tuple[FittedChunk, ...]:
     """The chunks, each cut to the lines that carry the question, in rank order while the rendered
-    blocks (joined by blank lines) fit `budget` tokens."""
+    blocks (joined by blank lines) fit `budget` tokens; runs of `shown_before` (the lines of an
+    earlier read of the same prompt: the README's start) are not shown again."""
     weigh = _weigher(question, chunks)
-    shown: set[str] = set()  # lines already shown, as _key
+    shown = {_key(text) for text in shown_before}  # lines already shown, as _key
     fitted: list[FittedChunk] = []
     used = 0
     for rank, chunk in enumerate(chunks):

@@ -393,6 +393,57 @@ def test_a_python_package_without_readme_shows_its_package_docstring(tmp_path):
     assert read == ["setup.cfg", "src/hooks/__init__.py"]
 
 
+README_WITH_BADGES = """# Gadget
+
+[![npm version](https://img.shields.io/npm/v/gadget.svg)](https://www.npmjs.com/package/gadget)
+<p align="center"><img src="logo.png" width="120"></p>
+
+**A tiny toolkit for parsing gadget files**
+
+## Installation
+
+```bash
+# npm
+npm install gadget
+```
+
+## Purpose
+
+Gadget turns gadget files into plain objects.
+
+## License
+
+MIT
+"""
+
+
+def test_a_readme_shows_what_the_project_is_not_its_badges_or_install_steps(tmp_path):
+    """A user's check on @reduxjs/toolkit: three badge lines and an Installation section filled the
+    README's start, and the 1.5B called the project "a template" from the install command."""
+    files = {"README.md": README_WITH_BADGES, "src/index.js": "export function parse(text) {}\n"}
+    with workspace_tools(tmp_path, files) as (tools, settings):
+        model = ScriptedModel(["It parses gadget files into plain objects (README.md:17)."])
+        events = run(model, tools, settings, question="What does this project do?")
+    shown = model.requests[0].messages[1]["content"]
+    assert "A tiny toolkit for parsing gadget files" in shown and "Gadget turns gadget files into" in shown
+    for gone in ("img.shields.io", "logo.png", "npm install gadget", "## Installation", "MIT"):
+        assert gone not in shown
+    read = next(e for e in only(events, ev.ToolCallCompleted) if e.name == "read_file")
+    assert read.spans == (LineSpan("README.md", 1, 2), LineSpan("README.md", 5, 7), LineSpan("README.md", 15, 18))
+
+
+def test_an_rst_readme_loses_its_image_directives_and_install_section(tmp_path):
+    readme = ("pluggy\n======\n\n.. image:: https://img.shields.io/pypi/v/pluggy.svg\n"
+              "    :target: https://pypi.org/project/pluggy\n\nA plugin system for Python.\n\n"
+              "Installing\n----------\n\npip install pluggy\n\nHow it works\n------------\n\nHooks call plugins.\n")
+    with workspace_tools(tmp_path, {"README.rst": readme}) as (tools, settings):
+        model = ScriptedModel(["A plugin system."])
+        run(model, tools, settings, question="What does this project do?")
+    shown = model.requests[0].messages[1]["content"]
+    assert "A plugin system for Python." in shown and "Hooks call plugins." in shown
+    assert "img.shields.io" not in shown and ":target:" not in shown and "pip install" not in shown
+
+
 def test_a_forced_answer_does_not_see_the_calls_that_were_refused(tools, settings):
     """Qwen 0.5B sometimes calls a tool named after a file, then repeats it; the forced answer's
     prompt leaves those refused turns out, so the model answers the question, not its mistakes."""
