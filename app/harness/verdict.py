@@ -181,12 +181,13 @@ def claims_of(answer: str, question: str, paths: Iterable[str] = ()) -> Claims:
     key: dict[str, None] = {}
     for value in [*NUMBER.findall(text), *_QUOTED.findall(text), *_TICKED.findall(text),
                   *_MEDIA_TYPE.findall(text)]:
-        value = value.strip().strip("`'\"").removesuffix("()").lower()
-        if value and not _said(value, asked_words, asked_text):
+        written = value.strip().strip("`'\"").removesuffix("()")
+        value = written.lower()
+        if value and not _said(written, asked_words, asked_text):
             key.setdefault(value, None)
     for word in WORD.findall(_TICKED.sub(" ", text)):
         low = word.lower()
-        if ("_" in word or any(c.isupper() for c in word[1:])) and not _said(low, asked_words, asked_text):
+        if ("_" in word or any(c.isupper() for c in word[1:])) and not _said(word, asked_words, asked_text):
             key.setdefault(low, None)
     prose_text = _TICKED.sub(" ", _FENCED.sub(" ", text))
     prose = {s for s in _stems(prose_text) if not any(s.startswith(a) or a.startswith(s) for a in asked)}
@@ -210,9 +211,11 @@ def _without_places(text: str, paths: Iterable[str]) -> str:
 def _said(value: str, asked_words: set[str], asked_text: str) -> bool:
     """The question already says it: the value, or every word of it in the same order
     (`asked_text`: the question squashed, see _squash). "Which request header does the RequestID
-    middleware read an existing request id from?" does not say "X-Request-Id", whose words it has."""
-    words = [w.lower() for w in WORD.findall(value)] + NUMBER.findall(value)
-    return value in asked_words or (bool(words) and all(w in asked_words for w in words)
+    middleware read an existing request id from?" does not say "X-Request-Id", whose words it has;
+    "What is the default body limit?" says `bodyLimit` (a user's check on fastify: its lines were
+    the backing shown, not the answer's number)."""
+    words = [w.lower() for w in _SPLIT.findall(value)]
+    return value.lower() in asked_words or (bool(words) and all(w in asked_words for w in words)
                                     and _squash(value) in asked_text)
 
 
@@ -471,8 +474,9 @@ def _backing(keys: tuple[str, ...], subject: set[str], lines: dict[LineSpan, str
     """The lines that hold a key claim with the subject named on them or within SUBJECT_WINDOW.
     Asked for a default, a docs or test line that holds the claim only as a call's argument backs
     nothing (a user's check on tenacity: "@retry with no arguments retries 3 times" was backed by
-    the README's `@retry(stop=stop_after_attempt(3))`; the default never stops). A build's copy
-    (dist/cjs/FormApi.d.cts) comes after the source's lines."""
+    the README's `@retry(stop=stop_after_attempt(3))`; the default never stops). Lines holding the
+    answer's lead claim (its first value) come first, then those holding more of its claims; a
+    build's copy (dist/cjs/FormApi.d.cts) after the source's lines."""
     near = _subject_lines(subject, stems)
     out = []
     for span, low in lowered.items():
@@ -480,7 +484,8 @@ def _backing(keys: tuple[str, ...], subject: set[str], lines: dict[LineSpan, str
         if default and _EXAMPLE_FILE.search(span.path):
             held = [k for k in held if not _argument_only(low, k)]
         if held and _near(span, near):
-            out.append((is_copy_path(span.path), -sum(_match({s}, stems[span]) for s in subject), span))
+            out.append((is_copy_path(span.path), keys[0] not in held, -len(held),
+                        -sum(_match({s}, stems[span]) for s in subject), span))
     return tuple(ShownLine(span, lines[span]) for *_, span in sorted(out)[:CLOSEST_LINES])
 
 

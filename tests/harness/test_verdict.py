@@ -248,3 +248,16 @@ def test_a_build_s_copy_backs_after_the_source() -> None:
              LineSpan("src/FormApi.ts", 1202, 1202): "  removeFieldValue = async (field: TField) => {"}
     verdict = judge("With `removeFieldValue`.", "How is an array field's item removed?", lines)
     assert [line.span.path for line in verdict.backing] == ["src/FormApi.ts", "dist/cjs/FormApi.d.cts"]
+
+
+def test_the_question_s_words_written_as_one_identifier_are_no_claim_and_the_value_s_line_backs_first() -> None:
+    """A user's check on fastify: "What is the default body limit?" answered "`bodyLimit` is
+    1048576": `bodyLimit` is the question's own words, and the line shown first as backing holds
+    the number, not just the name."""
+    question = "What is the default body limit?"
+    assert claims_of("The default `bodyLimit` is 1048576 bytes.", question).key == ("1048576",)
+    lines = {LineSpan("docs/Server.md", 284, 284): "### `bodyLimit`",
+             LineSpan("docs/Server.md", 285, 285): "The `bodyLimit` sets the body limit for `fastify` routes.",
+             LineSpan("docs/Server.md", 286, 286): "+ Default: `1048576` bytes (1MiB)"}
+    verdict = judge("The default body limit is 1048576 bytes, set for `fastify` routes.", question, lines)
+    assert verdict.support is Support.BACKED and verdict.backing[0].span.start_line == 286
