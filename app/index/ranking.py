@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from app.index.intent import PROSE_KINDS, Intent, callee_of, intent_of, is_copy_path, is_test_path, prior
 from app.index.one_hop import with_definitions_after_comments, with_references
 from app.index.store import Store
-from app.index.terms import query_terms, related, stem, word_parts
+from app.index.terms import STOP_WORDS, query_terms, related, stem, word_parts
 from app.index.values import ChunkHit, ChunkKind
 from app.settings import Settings
 
@@ -24,6 +24,7 @@ FIELD_WEIGHTS = (8.0, 5.0, 2.0, 1.0)  # symbols, path, doc, body
 COVERAGE_POWER = 0.5  # score x (share of the question's terms the chunk holds) ** this
 DEFINES_BOOST = 1.8  # the chunk defines a name the question mentions
 MENTIONS_BOOST = 1.3  # the chunk assigns a name the question mentions (a constant, a config key)
+JOINED_WORDS = 4  # words in a row that may spell one name (see _joined)
 COMMON_SHARE = 0.06  # terms in more than this share of chunks do not select candidates ...
 MIN_MATCH_TERMS = 2  # ... unless fewer than this many terms would be left
 PRUNE_FROM_CHUNKS = 5000  # a smaller index scores every match in a few milliseconds anyway
@@ -53,7 +54,7 @@ MAX_PROSE = 2  # README and docs sections among the top chunks, unless the quest
 def search(store: Store, query: str, limit: int, settings: Settings, references: int = 0) -> tuple[ChunkHit, ...]:
     """The best `limit` chunks for `query`; the first `references` of them each followed by the
     top-level definitions of its file that it uses (see references.py), beyond `limit`."""
-    words = query_terms(query)
+    words = query_terms(_FRAMING.sub(" ", query)) or query_terms(query)
     if not words or limit < 1:
         return ()
     groups = {w: {w, *related(w)} for w in words}  # a synonym counts for the word it stands for
@@ -73,6 +74,14 @@ def search(store: Store, query: str, limit: int, settings: Settings, references:
     found = with_definitions_after_comments(store, _diversify(store, hits, limit, settings.index_max_hits_per_file,
                                                               _prose_room(intent, limit)))
     return with_references(store, found, references) if references else found
+
+
+# How a question asks for a place, not what it is about: "Which file defines the default error
+# handler?" matched chunks on 'file' and 'define', rarer in fastify than 'error' and 'handler', so
+# they outweighed the question's subject in coverage (a user's check on fastify).
+_FRAMING = re.compile(r"^\s*(?:in\s+)?(?:which|what)\s+(?:source\s+)?files?(?:\s+(?:defines?|declares?|implements?))?\b"
+                      r"|\b(?:defined|declared|implemented)(?=\s*(?:in\s+\w+(?:\s+\w+)?)?\s*\??\s*$)",
+                      re.IGNORECASE)
 
 
 def _rarity(groups: dict[str, set[str]], df: dict[str, int], total: int) -> dict[str, float]:
@@ -198,7 +207,7 @@ def _symbol_boosts(store: Store, query: str, locate: bool = False) -> dict[int, 
     names = {w.lower() for w in query.replace("`", " ").replace("(", " ").replace(")", " ").split()}
     names = {n.strip(".,:;?!'\"") for n in names} - {""}
     names |= {re.split(r"::|\.", n)[-1] for n in names}  # `anyhow::Result`, `fields.DateTime`: the name's own part
-    names = {n for n in names if len(word_parts(n)) > 1 or len(n) >= 4}
+    names = {n for n in names if len(word_parts(n)) > 1 or len(n) >= 4} | _joined(query)
     if not names:
         return {}
     marks = ",".join("?" * len(names))
@@ -207,6 +216,28 @@ def _symbol_boosts(store: Store, query: str, locate: bool = False) -> dict[int, 
         tuple(names),
     )
     return {cid: DEFINES_BOOST if exact or locate else MENTIONS_BOOST for cid, exact in rows}
+
+
+def _joined(query: str) -> set[str]:
+    """Names a question spells as words: "the default error handler" for `defaultErrorHandler` or
+    `default_error_handler` (the symbol table's names are lower-case), two to JOINED_WORDS words
+    in a row (a user's check on fastify: "Which file defines the default error handler?" ranked
+    `function defaultErrorHandler` below twenty chunks holding 'error' and 'handler')."""
+    tokens = re.findall(r"[\w.:$`()]+", query)
+    if any(_NAMED.search(t) for t in tokens):  # it spells the name itself: that is the one to find
+        return set()
+    out: set[str] = set()
+    for words in re.split(r"[^\w\s]+", query):  # runs within one clause
+        plain = [w.lower() for w in words.split()]
+        for size in range(2, JOINED_WORDS + 1):
+            for at in range(len(plain) - size + 1):
+                run = plain[at:at + size]
+                if not any(w in STOP_WORDS or not w.isalpha() for w in run):
+                    out |= {"".join(run), "_".join(run)}
+    return out
+
+
+_NAMED = re.compile(r"`|_|[a-z][A-Z]|\w\(|\.\w|::")
 
 
 def _hits(store: Store, scored: dict[int, float], intent: Intent | None = None) -> list[ChunkHit]:

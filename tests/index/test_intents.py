@@ -211,3 +211,34 @@ def test_callers_in_a_build_beside_the_source_are_not_raised(make_index) -> None
                                                       ("src/index.ts", "Virtualizer.resizeItem")]
     copied = {h.symbol: h.score for h in hits if h.path.startswith("dist/")}
     assert copied["Virtualizer.measure"] <= copied["Virtualizer.resizeItem"]  # the copy's caller: not raised
+
+
+def test_a_name_the_question_spells_in_words_is_found_over_its_framing(make_index) -> None:
+    """A user's check on fastify: "Which file defines the default error handler?" ranked chunks
+    holding 'file' and 'defines' (rarer there than 'error') over `function defaultErrorHandler`."""
+    noise = {f"lib/hook{i}.js": f"function hook{i} (error, handler) {{\n  return handler(error)\n}}\n"
+             for i in range(20)}
+    noise |= {f"lib/loader{i}.js": f"// The file that defines loader {i} and its handler.\n"
+                                   f"function loader{i} (file) {{\n  return file.handler\n}}\n" for i in range(2)}
+    index = make_index({
+        **noise,
+        "lib/error-handler.js": "function defaultErrorHandler (error, request, reply) {\n"
+                                "  reply.code(error.statusCode || 500)\n  reply.send(error)\n}\n"
+                                "module.exports = { defaultErrorHandler }\n",
+        "lib/reply.js": "function send (payload) {\n  return payload\n}\n",
+    })
+    index.refresh()
+    assert paths(index.search("Which file defines the default error handler?", 1)) == ["lib/error-handler.js"]
+    assert paths(index.search("Where is the default error handler defined?", 1)) == ["lib/error-handler.js"]
+
+
+@pytest.mark.parametrize(("question", "has", "lacks"), [
+    ("Which file defines the default error handler?", {"defaulterrorhandler", "default_error_handler"}, {"thedefault"}),
+    ("What is the default body limit?", {"bodylimit", "body_limit"}, {"isthe"}),
+    ("What calls the shell_complete function?", set(), {"shellcomplete"}),  # it spells its name: that one
+])
+def test_names_a_question_spells_as_words(question: str, has: set[str], lacks: set[str]) -> None:
+    from app.index.ranking import _joined
+
+    names = _joined(question)
+    assert has <= names and not lacks & names
