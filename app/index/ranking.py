@@ -54,7 +54,7 @@ MAX_PROSE = 2  # README and docs sections among the top chunks, unless the quest
 def search(store: Store, query: str, limit: int, settings: Settings, references: int = 0) -> tuple[ChunkHit, ...]:
     """The best `limit` chunks for `query`; the first `references` of them each followed by the
     top-level definitions of its file that it uses (see references.py), beyond `limit`."""
-    words = query_terms(_FRAMING.sub(" ", query)) or query_terms(query)
+    words = query_terms(query)
     if not words or limit < 1:
         return ()
     groups = {w: {w, *related(w)} for w in words}  # a synonym counts for the word it stands for
@@ -74,14 +74,6 @@ def search(store: Store, query: str, limit: int, settings: Settings, references:
     found = with_definitions_after_comments(store, _diversify(store, hits, limit, settings.index_max_hits_per_file,
                                                               _prose_room(intent, limit)))
     return with_references(store, found, references) if references else found
-
-
-# How a question asks for a place, not what it is about: "Which file defines the default error
-# handler?" matched chunks on 'file' and 'define', rarer in fastify than 'error' and 'handler', so
-# they outweighed the question's subject in coverage (a user's check on fastify).
-_FRAMING = re.compile(r"^\s*(?:in\s+)?(?:which|what)\s+(?:source\s+)?files?(?:\s+(?:defines?|declares?|implements?))?\b"
-                      r"|\b(?:defined|declared|implemented)(?=\s*(?:in\s+\w+(?:\s+\w+)?)?\s*\??\s*$)",
-                      re.IGNORECASE)
 
 
 def _rarity(groups: dict[str, set[str]], df: dict[str, int], total: int) -> dict[str, float]:
