@@ -610,8 +610,9 @@ def _whole(line: str, name: str) -> bool:
     return re.search(r"(?<![\w])" + re.escape(name) + r"(?![\w])", line) is not None
 
 
-# `Type.method` / `Type::method` (not a file name: its last part is no file extension)
-_QUALIFIED = re.compile(r"[a-z_$][\w$]*(?:(?:\.|::)[a-z_$][\w$]*)*(?:\.|::)"
+# `Type.method` / `Type::method` / `SmallVec<A>.push` (not a file name: its last part is no file
+# extension; a generic type's parameters as the callers list writes them, a user's check on smallvec)
+_QUALIFIED = re.compile(r"[a-z_$][\w$]*(?:<[^<>]*>)?(?:(?:\.|::)[a-z_$][\w$]*(?:<[^<>]*>)?)*(?:\.|::)"
                         r"(?!(?:py|js|ts|go|rs|md|mjs|cjs|jsx|tsx|json|toml|txt|rst|cfg|yml|yaml|lock)$)"
                         r"([a-z_$][\w$]{2,})")
 

@@ -261,3 +261,12 @@ def test_the_question_s_words_written_as_one_identifier_are_no_claim_and_the_val
              LineSpan("docs/Server.md", 286, 286): "+ Default: `1048576` bytes (1MiB)"}
     verdict = judge("The default body limit is 1048576 bytes, set for `fastify` routes.", question, lines)
     assert verdict.support is Support.BACKED and verdict.backing[0].span.start_line == 286
+
+
+def test_a_generic_type_s_method_is_held_by_its_own_name() -> None:
+    """The callers list writes a Rust method as `SmallVec<A>.set_len`; the line that defines it
+    says `pub fn set_len(`, and the answer that copies the list's name is not missing it."""
+    lines = {LineSpan("src/lib.rs", 690, 690): "    pub unsafe fn set_len(&mut self, new_len: usize) {",
+             LineSpan("src/lib.rs", 697, 697): "        let (_, len_ptr, _) = self.triple_mut();"}
+    verdict = judge("It is called in `SmallVec<A>.set_len`.", "What calls triple_mut?", lines)
+    assert "smallvec<a>.set_len" in verdict.found and not verdict.missing
