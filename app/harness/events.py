@@ -23,7 +23,7 @@ class StopReason(str, Enum):
     CANCELLED = "cancelled"
     CONTEXT_BUDGET = "context_budget"
     MODEL_ERROR = "model_error"
-    NO_ANSWER = "no_answer"  # asked to answer in words, the model wrote a tool call again
+    NO_ANSWER = "no_answer"  # asked to answer in words, the model wrote a tool call again, or nothing
 
 
 @dataclass(frozen=True)

@@ -135,6 +135,13 @@ def _take_reply(run: RunState, step: int, reply: ParsedReply, cancel: threading.
             return True
         yield from _execute_calls(run, step, reply, cancel)
         return False
+    if not reply.content.strip():  # it said nothing (Qwen 1.5B after a lookup that found no use)
+        if run.next_turn.must_answer:
+            yield from _give_up(run, StopReason.NO_ANSWER)
+            return True
+        log.info("step %d: an empty reply: an answer in words is asked for", step)
+        run.next_turn = NextTurn.ANSWER
+        return False
     attempt = call_shaped(reply.content)
     if attempt is None:
         yield from _sampled(run, step, cancel)

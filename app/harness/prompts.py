@@ -110,7 +110,7 @@ STOP_MESSAGES = {
     StopReason.CANCELLED: "Stopped on request.",
     StopReason.CONTEXT_BUDGET: "Stopped because the conversation no longer fits the model's context.",
     StopReason.MODEL_ERROR: "The model failed: {detail}",
-    StopReason.NO_ANSWER: "Stopped: asked to answer in words, the model wrote a tool call instead; "
+    StopReason.NO_ANSWER: "Stopped: asked to answer in words, the model wrote a tool call or nothing; "
                           "no answer. Try rephrasing the question, or a larger model.",
 }
 

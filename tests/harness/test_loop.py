@@ -444,6 +444,23 @@ def test_an_rst_readme_loses_its_image_directives_and_install_section(tmp_path):
     assert "img.shields.io" not in shown and ":target:" not in shown and "pip install" not in shown
 
 
+def test_an_empty_reply_is_no_answer_the_model_is_asked_for_one_in_words(tools, settings):
+    """Qwen 1.5B, in a follow-up, looked a name up, found no use of it and said nothing: the run
+    ended with an empty answer. Now an answer in words is asked for; a second silence stops the run
+    with a reason, not an empty answer."""
+    settings = settings.model_copy(update={"force_answer_after_read": "never"})
+    model = ScriptedModel([calls(call("search_text", pattern="MAX_NOTE_LENGTH")), "",
+                           "The default is 500 (notekeeper/config.py:12)."])
+    events = run(model, tools, settings)
+    model.assert_all_used()
+    assert model.requests[-1].force_answer
+    assert only(events, ev.AnswerCompleted)[0].text.startswith("The default is 500")
+    silent = ScriptedModel([calls(call("search_text", pattern="MAX_NOTE_LENGTH")), "", "  "])
+    events = run(silent, tools, settings)
+    assert not only(events, ev.AnswerCompleted)
+    assert events[-1].reason is StopReason.NO_ANSWER
+
+
 def test_a_forced_answer_does_not_see_the_calls_that_were_refused(tools, settings):
     """Qwen 0.5B sometimes calls a tool named after a file, then repeats it; the forced answer's
     prompt leaves those refused turns out, so the model answers the question, not its mistakes."""
