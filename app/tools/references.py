@@ -170,15 +170,38 @@ def _render(args: FindReferencesArgs, defined: tuple[tuple[ChunkHit, TextHit], .
         if ref.inside_head is not None:
             how += f" ({_where(ref.inside_head)})"
         lines.append(f"{_where(ref.hit)}: {how}: {clip_line(ref.hit.text, LINE_CHARS)}")
+    body: tuple[TextHit, ...] = ()
     if not uses:
         lines.append("(no other line uses it)")
+        body = _short_body(defined)
+        if body:
+            lines += [f"its lines, {body[0].span.path}:{body[0].span.start_line}-{body[-1].span.end_line}:", "```",
+                      *(clip_line(h.text, LINE_CHARS) for h in body), "```"]
     if len(uses) > cap:
         lines.append(cut_note(f"showed {cap} of {len(uses)} uses",
                               call_text("find_references", symbol=args.symbol, limit=min(200, len(uses)))))
     heads = {r.inside_head.span: r.inside_head for r in shown if r.inside_head is not None}
     hits = tuple(head for _, head in defined) + tuple(r.hit for r in shown) + tuple(heads.values())
+    hits += tuple(h for h in body if h.span not in {head.span for _, head in defined})
     return ToolOutput("\n".join(lines), tuple(h.span for h in hits), hits=hits, references=tuple(shown),
                       definitions=tuple(head for _, head in defined))
+
+
+SHORT_BODY_LINES = 12  # a definition this short is shown whole when nothing uses its name
+
+
+def _short_body(defined: tuple[tuple[ChunkHit, TextHit], ...]) -> tuple[TextHit, ...]:
+    """The lines of the one definition, when it is short: nothing calls `OnInitialize`, and what
+    it does with its arguments (`initializers = append(initializers, y...)`) is where a question
+    about them goes next (tuning3's cobra-06 follow-up ended with an empty answer)."""
+    if len(defined) != 1:
+        return ()
+    chunk = defined[0][0]
+    texts = chunk.text.split("\n")
+    if len(texts) > SHORT_BODY_LINES:
+        return ()
+    return tuple(TextHit(LineSpan(chunk.path, chunk.start_line + i, chunk.start_line + i), t.rstrip())
+                 for i, t in enumerate(texts))
 
 
 def _where(hit: TextHit) -> str:

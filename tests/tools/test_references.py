@@ -181,3 +181,17 @@ def test_a_name_with_parentheses_in_a_comment_is_a_use_not_a_call(refs) -> None:
     out = refs(files, symbol="shouldAllowNavigation")
     assert out.ok, out.content
     assert [(r.hit.span.start_line, r.how) for r in out.references] == [(6, "call"), (3, "use")], out.content
+
+
+def test_a_short_definition_nothing_uses_is_shown_whole(refs) -> None:
+    """Nothing calls `OnInitialize`; what it does with its arguments is where a question about them
+    goes next, so its lines come with the answer (and are evidence); a long one is not shown."""
+    files = {"cobra.go": "package cobra\n\n// OnInitialize sets the passed functions to be run.\n"
+                         "func OnInitialize(y ...func()) {\n\tinitializers = append(initializers, y...)\n}\n",
+             "long.go": "package cobra\n\nfunc Long() {\n" + "\tstep()\n" * 20 + "}\n"}
+    out = refs(files, symbol="OnInitialize")
+    text = lines_of(out)
+    assert "(no other line uses it)" in text and "its lines, cobra.go:3-6:" in text
+    assert "\tinitializers = append(initializers, y...)" in text
+    assert LineSpan("cobra.go", 5, 5) in {h.span for h in out.hits}
+    assert not any(line.startswith("its lines") for line in lines_of(refs(files, symbol="Long")))
