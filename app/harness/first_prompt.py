@@ -19,17 +19,16 @@ from app.harness import prompts
 from app.harness.calls import CallOutcome, Toolbox
 from app.harness.events import RunEvent, ToolCallCompleted, ToolCallProposed
 from app.harness.line_budget import fit_chunks
+from app.harness.overview import overview_calls, start_of
 from app.harness.verdict import ShownLine, Uncalled
 from app.index.intent import callee_of, intent_of, is_copy_path, is_test_path, plain_callee
 from app.index.languages import language_for
 from app.settings import Settings
 from app.tools.base import Reference, TextHit
-from app.tools.calls_text import call_text, cut_note
 from app.values import LineSpan, Message
 
 CALLER_LINES = 8  # callers listed at most (tests' calls after the code's)
 CALLER_LOOKUPS = 50  # uses find_references lists for the callers' read (calls come first)
-README_NAMES = ("README.md", "README.rst", "README.txt", "README", "readme.md")
 
 
 @dataclass(frozen=True)
@@ -89,7 +88,7 @@ def question_message(question: str, layout: str, reads: list[IntroRead]) -> Mess
 def intro_reads(question: str, tools: Toolbox, settings: Settings, known_paths: tuple[str, ...],
                 count_tokens: Callable[[str], int]) -> Iterator[RunEvent | IntroRead]:
     """Run the first prompt's reads; yields their events and an IntroRead for each that showed text."""
-    calls = _readme_call(settings, known_paths) if intent_of(question).overview else []
+    calls = overview_calls(settings, known_paths) if intent_of(question).overview else []
     calls += _callers_call(question, settings) + _index_calls(question, settings)
     spent = 0  # tokens of the callers' list, taken from the chunks' budget
     before: list[str] = []  # the lines shown so far, which the chunks do not show again
@@ -115,105 +114,8 @@ def _shown(outcome: CallOutcome, header: str, question: str, settings: Settings,
         if not outcome.definitions and callee_of(question) is None:  # a plain word the index does not define
             return None
         return _callers(outcome, header) or _passed(outcome) or _uncalled(outcome)
-    return _start_of(outcome, header, settings.intro_readme_lines)
-
-
-def _start_of(outcome: CallOutcome, header: str, shown_lines: int) -> IntroRead | None:
-    """A file's start as read_file showed it, less the lines that are only markup: a README's
-    badges and logo (`[![npm version](https://img.shields.io/...)](...)`, `.. image:: ...`,
-    `<p align="center"><img ...></p>`) say nothing of what the project is and cost ~50 tokens
-    each (a user's check on @reduxjs/toolkit: three badge lines before its one-line summary). Of a
-    README, read further, its sections on installing, building or crediting it are left out too,
-    and the first `shown_lines` lines of the rest are shown."""
-    hits, content = outcome.hits, outcome.content.strip()
-    if not hits:
-        return IntroRead(header, content, outcome.spans, hits) if content else None
-    out = {h.span.start_line for h in hits if _markup_only(h.text)}
-    path = hits[0].span.path
-    after = 0  # the first line past those shown, when the README goes on
-    if path.rsplit("/", 1)[-1].lower() in _README_LOWER:
-        out |= _aside_sections(hits)
-        left = [h.span.start_line for h in hits if h.span.start_line not in out]
-        if len(left) > shown_lines:
-            after = left[shown_lines]
-            out |= {h.span.start_line for h in hits if h.span.start_line >= after}
-    kept = tuple(h for h in hits if h.span.start_line not in out)
-    if not any(h.text.strip() for h in kept):
-        return None
-    if not out:
-        return IntroRead(header, content, outcome.spans, hits)
-    rows = [row for row in content.splitlines()
-            if not ((n := _ROW_NUMBER.match(row)) and int(n.group(1)) in out)
-            and not (after and row.startswith(_CUT_PREFIX))]
-    if after:
-        rows.append(cut_note(f"showed the start of {path}", call_text("read_file", path=path, start_line=after)))
-    return IntroRead(header, "\n".join(rows), tuple(_runs(kept)), kept)
-
-
-def _runs(hits: Sequence[TextHit]) -> Iterator[LineSpan]:
-    """The hits' lines as spans of consecutive lines."""
-    start = prev = hits[0].span.start_line
-    for hit in hits[1:]:
-        if hit.span.start_line != prev + 1:
-            yield LineSpan(hits[0].span.path, start, prev)
-            start = hit.span.start_line
-        prev = hit.span.start_line
-    yield LineSpan(hits[0].span.path, start, prev)
-
-
-_ROW_NUMBER = re.compile(r"^\s*(\d+)\| ")
-_CUT_PREFIX = cut_note("", "").split(" ", 1)[0]
-_README_LOWER = {n.lower() for n in README_NAMES}
-README_READ_LINES = 120  # a README's lines read, of which intro_readme_lines are shown
-# Sections of a README about getting, building or crediting the project, not what it is (a user's
-# check on @reduxjs/toolkit: its start is "Installation", and the 1.5B said it was "a Redux Toolkit
-# + TypeScript template" from the install command; its "Purpose" comes after).
-_ASIDE = re.compile(r"^\W*(?:install(?:ation|ing)?|getting started|get started|quick ?start|setup|set up|"
-                    r"requirements|prerequisites|documentation|docs|contribut\w*|licen[cs]e|changelog|"
-                    r"support(?:ers)?|sponsors?|backers|table of contents|contents|development|testing|"
-                    r"tests|building|build|credits|authors|acknowledge?ments?|security|status|badges)\W*$",
-                    re.IGNORECASE)
-
-
-def _aside_sections(hits: Sequence[TextHit]) -> set[int]:
-    """The lines of the README sections _ASIDE names: from such a heading (markdown `## Install`,
-    or rst's title over a line of `=`, `-`, `~`) to the next heading of the same or a higher level."""
-    heads: list[tuple[int, int, str]] = []  # (index, level, title)
-    rst_levels: list[str] = []
-    fenced = False
-    for i, hit in enumerate(hits):
-        text = hit.text.rstrip()
-        if re.match(r"^\s*(?:```|~~~)", text):
-            fenced = not fenced
-        if fenced:  # a shell comment in a code block is no heading
-            continue
-        if found := re.match(r"^(#{1,6})\s+(.*?)\s*#*$", text):
-            heads.append((i, len(found.group(1)), found.group(2)))
-        elif i and re.fullmatch(r"([=\-~^*+#])\1{2,}", text) and hits[i - 1].text.strip() \
-                and not re.fullmatch(r"([=\-~^*+#])\1*", hits[i - 1].text.strip()):
-            if text[0] not in rst_levels:
-                rst_levels.append(text[0])
-            heads.append((i - 1, rst_levels.index(text[0]) + 1, hits[i - 1].text.strip()))
-    out: set[int] = set()
-    for at, (start, level, title) in enumerate(heads):
-        if not _ASIDE.match(title):
-            continue
-        end = next((s for s, lvl, _ in heads[at + 1:] if lvl <= level), len(hits))
-        out.update(h.span.start_line for h in hits[start:end])
-    return out
-_MARKUP = re.compile(r"!\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])"  # a markdown image, inline or by reference
-                     r"|\[\s*\]\s*(?:\([^)]*\)|\[[^\]]*\])"  # the link around it, once emptied
-                     r"|<[^>]*>"  # an HTML tag
-                     r"|^\s*\.\. (?:image|figure|\|[^|]*\|\s*image)::.*|^\s*:(?:target|alt|width|height|align):.*")
-
-
-def _markup_only(text: str) -> bool:
-    """A line that is nothing but images, links around them, HTML tags or rst image directives
-    (a fence's closing ``` or a rule is not: nothing in it is markup to take out)."""
-    rest = text
-    for _ in range(3):  # an image, then the link it sat in
-        rest = _MARKUP.sub("", rest)
-    return rest != text and not re.search(r"[A-Za-z0-9]", rest)
+    shown = start_of(outcome, settings.intro_readme_lines)
+    return IntroRead(header, *shown) if shown else None
 
 
 def _callers(outcome: CallOutcome, header: str) -> IntroRead | None:
@@ -358,40 +260,3 @@ def _callers_call(question: str, settings: Settings) -> list[tuple[str, dict[str
         return []
     return [("find_references", {"symbol": name, "limit": CALLER_LOOKUPS},
              prompts.CALLERS_HEADER.format(name=name))]
-
-
-def _readme_call(settings: Settings, known_paths: tuple[str, ...]) -> list[tuple[str, dict[str, Any], str]]:
-    """The README's start: where a project says what it is (for questions about the whole). With
-    no README (a package of a monorepo, private code), the manifest's start (its name and
-    description) and the entry module's (its doc comment, its exports): a user's check on
-    @tanstack/form-core, whose package ships no README, got a first prompt with nothing in it."""
-    if settings.intro_readme_lines <= 0:
-        return []
-    by_lower = {p.lower(): p for p in known_paths if "/" not in p}  # express ships Readme.md
-    readme = next((by_lower[n.lower()] for n in README_NAMES if n.lower() in by_lower), None)
-    paths = [readme] if readme else [p for p in (_manifest(by_lower), _entry_module(known_paths)) if p]
-    return [("read_file", {"path": path, "max_lines": max(settings.intro_readme_lines, README_READ_LINES)
-                           if path == readme else settings.intro_readme_lines},
-             prompts.README_HEADER.format(path=path)) for path in paths]
-
-
-MANIFEST_NAMES = ("package.json", "pyproject.toml", "setup.cfg", "setup.py", "Cargo.toml", "go.mod")
-# Where a package's own description of itself starts, by language: a crate's `//!` docs, a Go
-# package's doc comment, an index module's exports.
-ENTRY_NAMES = ("src/lib.rs", "src/main.rs", "doc.go", "src/index.ts", "src/index.js", "index.ts", "index.js",
-               "lib/index.js", "src/main.ts", "main.go")
-
-
-def _manifest(top_level: dict[str, str]) -> str | None:
-    return next((top_level[n.lower()] for n in MANIFEST_NAMES if n.lower() in top_level), None)
-
-
-def _entry_module(files: tuple[str, ...]) -> str | None:
-    """The package's entry module: a known entry name, else the shallowest `__init__.py` outside
-    tests and build copies (a Python package's docstring)."""
-    present = set(files)
-    if found := next((n for n in ENTRY_NAMES if n in present), None):
-        return found
-    inits = [f for f in files if f.rsplit("/", 1)[-1] == "__init__.py" and not is_test_path(f)
-             and not is_copy_path(f)]
-    return min(inits, key=lambda f: (f.count("/"), f), default=None)
