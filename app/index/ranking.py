@@ -214,7 +214,7 @@ def _joined(query: str) -> set[str]:
     """Names a question spells as words: "the default error handler" for `defaultErrorHandler` or
     `default_error_handler` (the symbol table's names are lower-case), two to JOINED_WORDS words
     in a row (a user's check on fastify: "Which file defines the default error handler?" ranked
-    `function defaultErrorHandler` below twenty chunks holding 'error' and 'handler')."""
+    `function defaultErrorHandler` below the seven chunks shown, under 'file' and 'defines')."""
     tokens = re.findall(r"[\w.:$`()]+", query)
     if any(_NAMED.search(t) for t in tokens):  # it spells the name itself: that is the one to find
         return set()
