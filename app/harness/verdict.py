@@ -305,6 +305,11 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
             against := _default_against(answer, claims, lines)):
         return Verdict(Support.PARTLY, (), (against,) + f.closest[:CLOSEST_LINES - 1], found,
                        missing + (f"{against.text.strip()} (the default a shown line sets)",))
+    if support is Support.BACKED and DEFAULT_QUESTION.search(question) and (lead := _lead_number(claims)) \
+            and not any(_holds(low, lead) and not _example_only(low, lead)
+                        for low in (line.text.lower() for line in f.backing)):
+        return Verdict(Support.PARTLY, (), f.backing + f.closest[:CLOSEST_LINES - len(f.backing)], found,
+                       missing + (f"{lead} beside the question's subject",))
     if support is Support.BACKED:
         backing = (f.backing or _place_lines(places, lines, subject_of(question) | _asked_values(question))
                    or _claim_lines(f, lines))
@@ -483,6 +488,8 @@ def _backing(keys: tuple[str, ...], subject: set[str], lines: dict[LineSpan, str
         held = [k for k in keys if _holds(low, k)]
         if default and _EXAMPLE_FILE.search(span.path):
             held = [k for k in held if not _argument_only(low, k)]
+        if default:
+            held = [k for k in held if not _example_only(low, k)]
         if held and _near(span, near):
             out.append((is_copy_path(span.path), keys[0] not in held, -len(held),
                         -sum(_match({s}, stems[span]) for s in subject), span))
@@ -530,6 +537,23 @@ def _argument_only(line: str, key: str) -> bool:
     """Every place the line holds `key` is inside a call's parentheses: `stop_after_attempt(3)`."""
     spots = [m.start() for m in re.finditer(re.escape(key), line)]
     return bool(spots) and all(_in_call(line[:at]) for at in spots)
+
+
+def _lead_number(claims: Claims) -> str | None:
+    """The answer's first number (true, false, a quoted word and a name are left alone: a flag's
+    default is often set apart from its name, `var EnablePrefixMatching = defaultPrefixMatching`)."""
+    return next((k for k in claims.key if _PLAIN_NUMBER.fullmatch(k)), None)
+
+
+def _example_only(line: str, key: str) -> bool:
+    """Every place the line holds `key` comes right after "e.g." or "for example": an example of a
+    value, not a default (query-core's "If set to an integer number, e.g. 3, failed queries will
+    retry ..." backed "a failed mutation is retried 3 times by default"; the default is 0)."""
+    spots = [m.start() for m in re.finditer(r"(?<![\w.])" + re.escape(key) + r"(?![\w])", line)]
+    return bool(spots) and all(_EXAMPLE_MARK.search(line[max(0, at - 24):at]) for at in spots)
+
+
+_EXAMPLE_MARK = re.compile(r"\b(?:e\.g\.|eg\.|for example|for instance|such as)[\s:,`'\"(]*$")
 
 
 def _in_call(before: str) -> bool:

@@ -270,3 +270,17 @@ def test_a_generic_type_s_method_is_held_by_its_own_name() -> None:
              LineSpan("src/lib.rs", 697, 697): "        let (_, len_ptr, _) = self.triple_mut();"}
     verdict = judge("It is called in `SmallVec<A>.set_len`.", "What calls triple_mut?", lines)
     assert "smallvec<a>.set_len" in verdict.found and not verdict.missing
+
+
+def test_asked_for_a_default_the_answer_s_number_must_sit_beside_the_subject_and_not_as_an_example() -> None:
+    """tuning3's qc-02: "a failed mutation is retried 3 times by default" was backed by a doc line
+    giving 3 as an example ("e.g. 3") and a line naming `MutationOptions`; the default is 0."""
+    question = "How many times is a failed mutation retried by default?"
+    answer = "A failed mutation is retried 3 times by default, set by the `retry` option of `MutationOptions`."
+    docs = {LineSpan("src/types.ts", 181, 181): " * If set to an integer number, e.g. 3, failed mutations will retry.",
+            LineSpan("src/types.ts", 183, 183): "  retry?: RetryValue<TError>",
+            LineSpan("src/mutation.ts", 88, 88): "  options!: MutationOptions<TData, TError>"}
+    verdict = judge(answer, question, docs)
+    assert verdict.support is Support.PARTLY and "3 beside the question's subject" in verdict.missing
+    defaults = {**docs, LineSpan("src/mutation.ts", 90, 90): "    retry: 3, // a failed mutation's retries"}
+    assert judge(answer, question, defaults).support is Support.BACKED
