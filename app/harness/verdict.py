@@ -16,6 +16,9 @@ showed (and in the lines of a range the answer cites but the run never showed, r
   them (they sit beside any subject in code);
 - named files: an answer that names the file its values are in ("... 504 ... in `throttle.go`") is
   backed by its key claims only when a line of a file it names holds one of them;
+- defaults: asked for a default, a value shown only as an example (a call's argument in the docs,
+  "e.g. 3") backs nothing, a backed answer's first number sits in a backing line, and a shown line
+  that sets another default for a name the answer uses keeps it from backed;
 - callers: for a "what calls X" question, the calls the index found are the answer; one that names
   every caller is backed by those calls, one that leaves one out is at most partly backed. When
   the index defines X and finds no line that calls or uses it, an answer that says nothing calls
