@@ -10,13 +10,12 @@ from typing import Any
 
 from app.harness import prompts
 from app.harness.calls import CallOutcome
-from app.index.intent import is_copy_path, is_test_path
+from app.index.intent import ENTRY_NAMES, MANIFEST_NAMES, README_NAMES, is_copy_path, is_test_path
 from app.settings import Settings
 from app.tools.base import TextHit
 from app.tools.calls_text import call_text, cut_note
 from app.values import LineSpan
 
-README_NAMES = ("README.md", "README.rst", "README.txt", "README", "readme.md")
 Shown = tuple[str, tuple[LineSpan, ...], tuple[TextHit, ...]]  # a read's text, the spans and lines it shows
 
 
@@ -36,13 +35,6 @@ def overview_calls(settings: Settings, known_paths: tuple[str, ...]) -> list[tup
 
 def _read(path: str, lines: int) -> tuple[str, dict[str, Any], str]:
     return "read_file", {"path": path, "max_lines": lines}, prompts.README_HEADER.format(path=path)
-
-
-MANIFEST_NAMES = ("package.json", "pyproject.toml", "setup.cfg", "setup.py", "Cargo.toml", "go.mod")
-# Where a package's own description of itself starts, by language: a crate's `//!` docs, a Go
-# package's doc comment, an index module's exports.
-ENTRY_NAMES = ("src/lib.rs", "src/main.rs", "doc.go", "src/index.ts", "src/index.js", "index.ts", "index.js",
-               "lib/index.js", "src/main.ts", "main.go")
 
 
 def _manifest(top_level: dict[str, str]) -> str | None:

@@ -45,7 +45,7 @@ from enum import Enum
 
 from app.harness import certainty
 from app.harness.certainty import Certainty
-from app.index.intent import is_copy_path
+from app.index.intent import describes_project, is_copy_path
 from app.index.terms import STOP_WORDS
 from app.values import LineSpan
 
@@ -371,7 +371,9 @@ def _claim_lines(f: Findings, lines: dict[LineSpan, str]) -> tuple[ShownLine, ..
 def find_claims(answer: str, question: str, lines: dict[LineSpan, str], paths: Iterable[str],
                 places: tuple[LineSpan, ...], files: set[str]) -> Findings:
     claims = claims_of(answer, question, paths)
-    subject = subject_of(question) | _asked_values(question) or WHOLE_PROJECT
+    subject = subject_of(question) | _asked_values(question)
+    if not subject and (own := {s: t for s, t in lines.items() if describes_project(s.path)}):
+        lines, subject = own, WHOLE_PROJECT  # a question about the whole: what the project says of itself
     stems = {span: _line_stems(text) for span, text in lines.items()}
     lowered = {span: text.lower() for span, text in lines.items()}
     all_stems = set().union(*stems.values()) if stems else set()
@@ -389,10 +391,12 @@ def find_claims(answer: str, question: str, lines: dict[LineSpan, str], paths: I
 
 
 # The subject of a question that names nothing but asking words ("what does this project do?"): the
-# project, which every line read for it is about (the README's start, the manifest's, the entry
-# module's doc comment). `_match` finds the empty stem in every word. A user's check on google/uuid:
-# "This project generates and inspects UUIDs" from doc.go's "Package uuid generates and inspects
-# UUIDs" was only partly backed, as no line could name an empty subject.
+# project, which the lines of its README, manifest and entry module are about (the reads made for
+# such a question); only those lines are checked. `_match` finds the empty stem in every word. A
+# user's check on google/uuid: "This project generates and inspects UUIDs" from doc.go's "Package
+# uuid generates and inspects UUIDs" was only partly backed, as no line could name an empty
+# subject; Burrow asked about itself then said "The project does generate and inspects UUIDs",
+# from a comment in verdict.py that a search had shown, backed until only those files counted.
 WHOLE_PROJECT = frozenset({""})
 
 # Literals every file is full of: a how or why answer whose only values are these ("decided by the

@@ -120,6 +120,22 @@ def plain_callee(question: str) -> str | None:
     return None if found.group(1).lower() in _NOT_NAMES else found.group(1)
 
 
+# Where a project says what it is: its README, its manifest, its entry module (app/harness/overview.py
+# reads them for a question about the whole, and the verdict checks such an answer against them).
+README_NAMES = ("README.md", "README.rst", "README.txt", "README", "readme.md")
+MANIFEST_NAMES = ("package.json", "pyproject.toml", "setup.cfg", "setup.py", "Cargo.toml", "go.mod")
+# a crate's `//!` docs, a Go package's doc comment, an index module's exports
+ENTRY_NAMES = ("src/lib.rs", "src/main.rs", "doc.go", "src/index.ts", "src/index.js", "index.ts", "index.js",
+               "lib/index.js", "src/main.ts", "main.go")
+
+
+def describes_project(path: str) -> bool:
+    """A top-level README or manifest, a known entry module or a package's `__init__.py`."""
+    name = path.rsplit("/", 1)[-1]
+    return ("/" not in path and (_README.match(name) is not None or name in MANIFEST_NAMES)) \
+        or path in ENTRY_NAMES or (name == "__init__.py" and not is_test_path(path))
+
+
 def is_test_path(path: str) -> bool:
     """A test file or a file under a tests folder."""
     return _TESTS.search(path) is not None

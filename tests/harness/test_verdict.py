@@ -241,6 +241,11 @@ def test_a_question_about_the_whole_project_is_about_every_line_read_for_it() ->
     question = "What does this project do?"
     assert judge("This project generates and inspects UUIDs.", question, lines).support is Support.BACKED
     assert judge("It serves web pages over HTTP.", question, lines).support is not Support.BACKED
+    # Burrow asked about itself: a code comment a search showed is not what the project says of itself
+    comment = {LineSpan("app/harness/verdict.py", 394, 394): "# This project generates and inspects UUIDs"}
+    readme = {LineSpan("README.md", 1, 1): "# Burrow: answers about a private codebase, offline"}
+    assert judge("This project generates and inspects UUIDs.", question, comment | readme).support \
+        is not Support.BACKED
 
 
 def test_a_build_s_copy_backs_after_the_source() -> None:
