@@ -85,10 +85,10 @@ def question_message(question: str, layout: str, reads: list[IntroRead]) -> Mess
     return {"role": "user", "content": layout_opening(layout) + "\n\n".join(parts)}
 
 
-def intro_reads(question: str, tools: Toolbox, settings: Settings, known_paths: tuple[str, ...],
+def intro_reads(question: str, tools: Toolbox, settings: Settings, files: tuple[str, ...],
                 count_tokens: Callable[[str], int]) -> Iterator[RunEvent | IntroRead]:
     """Run the first prompt's reads; yields their events and an IntroRead for each that showed text."""
-    calls = overview_calls(settings, known_paths) if intent_of(question).overview else []
+    calls = overview_calls(settings, files) if intent_of(question).overview else []
     calls += _callers_call(question, settings) + _index_calls(question, settings)
     spent = 0  # tokens of the callers' list, taken from the chunks' budget
     before: list[str] = []  # the lines shown so far, which the chunks do not show again

@@ -11,7 +11,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -51,6 +51,7 @@ from app.llm.base import (
     TurnRequest,
 )
 from app.settings import Settings, ToolPolicy
+from app.tools.base import Reference
 from app.values import find_citations
 
 __all__ = ["Recorder", "run_question", "tool_policy"]  # tool_policy: the eval labels runs with it
@@ -135,21 +136,15 @@ def _take_reply(run: RunState, step: int, reply: ParsedReply, cancel: threading.
             return True
         yield from _execute_calls(run, step, reply, cancel)
         return False
-    if not reply.content.strip():  # it said nothing (Qwen 1.5B after a lookup that found no use)
-        if run.next_turn.must_answer:
-            yield from _give_up(run, StopReason.NO_ANSWER)
-            return True
-        log.info("step %d: an empty reply: an answer in words is asked for", step)
-        run.next_turn = NextTurn.ANSWER
-        return False
-    attempt = call_shaped(reply.content)
+    # nothing said (Qwen 1.5B after a lookup that found no use) is no answer, as a call-shaped reply is not
+    attempt = call_shaped(reply.content) if reply.content.strip() else "an empty reply"
     if attempt is None:
         yield from _sampled(run, step, cancel)
         return (yield from _answered(run, reply.content))
-    if run.next_turn.must_answer:  # words were asked for and a call came again
+    if run.next_turn.must_answer:  # words were asked for and a call (or nothing) came again
         yield from _give_up(run, StopReason.NO_ANSWER)
         return True
-    log.info("step %d: a call the harness cannot run (%r): an answer is asked for", step, attempt)
+    log.info("step %d: no answer the harness can take (%r): an answer is asked for", step, attempt)
     run.next_turn = NextTurn.ANSWER  # answer in words (a grammar rules out `{` where it can)
     return False
 
@@ -360,15 +355,19 @@ def _checked(run: RunState, raw_text: str) -> CheckedAnswer:
         text = prompts.ONLY_UNCHECKED.format(references=", ".join(f"`{r.text}`" for r in references))
     settings = run.settings
     extra = more_callers(text, run.callers)  # a deterministic fact: callers the index finds, unnamed
-    calls = () if extra else tuple(ShownLine(r.hit.span, r.hit.text) for r in code_callers(run.callers))
+    calls = () if extra else _call_lines(code_callers(run.callers))
     check = check_answer(text, run.subject or run.question, cited, run.evidence, run.names(),
                          settings.verify_max_names, settings.max_evidence_citations, run.turn_logprobs,
                          complete=not extra, calls=calls, uncalled=run.uncalled,
-                         listed=tuple(ShownLine(r.hit.span, r.hit.text) for r in run.callers))
+                         listed=_call_lines(run.callers))
     added = tuple(s for s in check.sources if s not in cited)
     notes = prompts.answer_notes(check, added)
     left_out = tuple(ShownLine(r.hit.span, r.inside) for r in extra)
     return CheckedAnswer(raw_text, text, check, added, notes, run.turn_logprobs, left_out)
+
+
+def _call_lines(refs: Sequence[Reference]) -> tuple[ShownLine, ...]:
+    return tuple(ShownLine(r.hit.span, r.hit.text) for r in refs)
 
 
 def _finish(run: RunState, answer: CheckedAnswer, reason: StopReason) -> Iterator[RunEvent]:

@@ -5,11 +5,12 @@ manifest's start and the entry module's (see first_prompt, which puts them befor
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from app.harness import prompts
 from app.harness.calls import CallOutcome
+from app.harness.citations import merge_spans
 from app.index.intent import ENTRY_NAMES, MANIFEST_NAMES, README_NAMES, is_copy_path, is_test_path
 from app.settings import Settings
 from app.tools.base import TextHit
@@ -19,18 +20,18 @@ from app.values import LineSpan
 Shown = tuple[str, tuple[LineSpan, ...], tuple[TextHit, ...]]  # a read's text, the spans and lines it shows
 
 
-def overview_calls(settings: Settings, known_paths: tuple[str, ...]) -> list[tuple[str, dict[str, Any], str]]:
+def overview_calls(settings: Settings, files: tuple[str, ...]) -> list[tuple[str, dict[str, Any], str]]:
     """The README's start: where a project says what it is (for questions about the whole). With
     no README (a package of a monorepo, private code), the manifest's start (its name and
     description) and the entry module's (its doc comment, its exports): a user's check on
     @tanstack/form-core, whose package ships no README, got a first prompt with nothing in it."""
     if settings.intro_readme_lines <= 0:
         return []
-    by_lower = {p.lower(): p for p in known_paths if "/" not in p}  # express ships Readme.md
+    by_lower = {p.lower(): p for p in files if "/" not in p}  # express ships Readme.md
     readme = next((by_lower[n.lower()] for n in README_NAMES if n.lower() in by_lower), None)
     if readme:
         return [_read(readme, max(settings.intro_readme_lines, README_READ_LINES))]
-    return [_read(p, settings.intro_readme_lines) for p in (_manifest(by_lower), _entry_module(known_paths)) if p]
+    return [_read(p, settings.intro_readme_lines) for p in (_manifest(by_lower), _entry_module(files)) if p]
 
 
 def _read(path: str, lines: int) -> tuple[str, dict[str, Any], str]:
@@ -81,18 +82,7 @@ def start_of(outcome: CallOutcome, shown_lines: int) -> Shown | None:
             and not (after and row.startswith(_CUT_PREFIX))]
     if after:
         rows.append(cut_note(f"showed the start of {path}", call_text("read_file", path=path, start_line=after)))
-    return "\n".join(rows), tuple(_runs(kept)), kept
-
-
-def _runs(hits: Sequence[TextHit]) -> Iterator[LineSpan]:
-    """The hits' lines as spans of consecutive lines."""
-    start = prev = hits[0].span.start_line
-    for hit in hits[1:]:
-        if hit.span.start_line != prev + 1:
-            yield LineSpan(hits[0].span.path, start, prev)
-            start = hit.span.start_line
-        prev = hit.span.start_line
-    yield LineSpan(hits[0].span.path, start, prev)
+    return "\n".join(rows), merge_spans(h.span for h in kept), kept
 
 
 _ROW_NUMBER = re.compile(r"^\s*(\d+)\| ")
