@@ -16,8 +16,9 @@ showed (and in the lines of a range the answer cites but the run never showed, r
   them (they sit beside any subject in code);
 - named files: an answer that names the file its values are in ("... 504 ... in `throttle.go`") is
   backed by its key claims only when a line of a file it names holds one of them;
-- defaults: asked for a default, a value shown only as an example (a call's argument in the docs,
-  "e.g. 3") backs nothing, a backed answer's first number sits in a backing line, and a shown line
+- defaults: asked for a default, a docs line holding the value only as a call's argument backs
+  nothing, a backed answer's first number sits in a backing line and not only as an example
+  ("e.g. 3"), and a shown line
   that sets another default for a name the answer uses keeps it from backed;
 - callers: for a "what calls X" question, the calls the index found are the answer; one that names
   every caller is backed by those calls, one that leaves one out is at most partly backed. When
@@ -495,8 +496,6 @@ def _backing(keys: tuple[str, ...], subject: set[str], lines: dict[LineSpan, str
         held = [k for k in keys if _holds(low, k)]
         if default and _EXAMPLE_FILE.search(span.path):
             held = [k for k in held if not _argument_only(low, k)]
-        if default:
-            held = [k for k in held if not _example_only(low, k)]
         if held and _near(span, near):
             out.append((is_copy_path(span.path), keys[0] not in held, -len(held),
                         -sum(_match({s}, stems[span]) for s in subject), span))
