@@ -306,14 +306,9 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     sure = certainty.least_certain(tokens, claims.key[:1])  # the lead claim: see certainty.SURE
     support, doubt = _weighed(support, sure)
     if support is Support.BACKED and DEFAULT_QUESTION.search(question) and (
-            against := _default_against(answer, claims, lines)):
-        return Verdict(Support.PARTLY, (), (against,) + f.closest[:CLOSEST_LINES - 1], found,
-                       missing + (f"{against.text.strip()} (the default a shown line sets)",))
-    if support is Support.BACKED and DEFAULT_QUESTION.search(question) and (lead := _lead_number(claims)) \
-            and not any(_holds(low, lead) and not _example_only(low, lead)
-                        for low in (line.text.lower() for line in f.backing)):
-        return Verdict(Support.PARTLY, (), f.backing + f.closest[:CLOSEST_LINES - len(f.backing)], found,
-                       missing + (f"{lead} beside the question's subject",))
+            kept_from := _default_unbacked(answer, claims, lines, f)):
+        lines_first, why = kept_from
+        return Verdict(Support.PARTLY, (), (lines_first + f.closest)[:CLOSEST_LINES], found, missing + (why,))
     if support is Support.BACKED:
         backing = (f.backing or _place_lines(places, lines, subject_of(question) | _asked_values(question))
                    or _claim_lines(f, lines))
@@ -543,6 +538,20 @@ def _argument_only(line: str, key: str) -> bool:
     """Every place the line holds `key` is inside a call's parentheses: `stop_after_attempt(3)`."""
     spots = [m.start() for m in re.finditer(re.escape(key), line)]
     return bool(spots) and all(_in_call(line[:at]) for at in spots)
+
+
+def _default_unbacked(answer: str, claims: Claims, lines: dict[LineSpan, str],
+                      f: Findings) -> tuple[tuple[ShownLine, ...], str] | None:
+    """What keeps an answer about a default from backed, with the lines to show first: a shown line
+    setting another default (see _default_against), or its first number in no backing line but as
+    an example."""
+    if against := _default_against(answer, claims, lines):
+        return (against,), f"{against.text.strip()} (the default a shown line sets)"
+    lead = _lead_number(claims)
+    if lead and not any(_holds(low, lead) and not _example_only(low, lead)
+                        for low in (line.text.lower() for line in f.backing)):
+        return f.backing, f"{lead} beside the question's subject"
+    return None
 
 
 def _lead_number(claims: Claims) -> str | None:
