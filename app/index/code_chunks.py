@@ -40,6 +40,15 @@ def assigned_names(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(m.group(1) for m in _ASSIGNED.finditer(text)))
 
 
+def field_names(text: str) -> tuple[str, ...]:
+    """Names a class body gives a value (`n_ctx: int = Field(8192)`, `timeout = 5000;`): its fields
+    with defaults, at the body's own indentation (not a call's keyword arguments continued below)."""
+    lines = text.split("\n")
+    indents = [len(ln) - len(ln.lstrip()) for ln in lines if ln.strip()]
+    body = min((i for i in indents if i), default=0)
+    return assigned_names("\n".join(ln[body:] for ln in lines if len(ln) - len(ln.lstrip()) == body))
+
+
 def code_chunks(lines: list[str], defs: list[Definition], max_lines: int, window: int, overlap: int) -> list[Chunk]:
     """Chunks for definitions (long ones split), class headers and the code between definitions."""
     chunks: list[Chunk] = []
@@ -118,6 +127,6 @@ def spans(lines: list[str], start: int, end: int, kind: ChunkKind, symbol: str, 
 
 def _window(lines: list[str], first: int, last: int, kind: ChunkKind, symbol: str, doc: str) -> Chunk:
     text = "\n".join(lines[first : last + 1])
-    names = assigned_names(text) if kind is ChunkKind.CODE else ()
+    names = assigned_names(text) if kind is ChunkKind.CODE else field_names(text) if kind is ChunkKind.CLASS else ()
     what = ChunkKind.IMPORTS if kind is ChunkKind.CODE and mostly_imports(text) else kind
     return Chunk(first + 1, last + 1, what, symbol, text, doc, names)

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-SCHEMA_VERSION = "10"  # also when the terms or the chunker's definitions change (10: C function-like macros)
+SCHEMA_VERSION = "11"  # also when the terms or the chunker's definitions change (11: class fields as names)
 # Our terms are lowercase words, identifiers with '_' and dotted names: FTS5 must keep them whole.
 _TOKENIZER = "unicode61 remove_diacritics 2 tokenchars '_.'"
 # How often a process waiting for another one's index lock looks again (and reports its progress):

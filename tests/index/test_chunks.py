@@ -198,3 +198,29 @@ def test_module_level_import_lists_are_their_own_kind() -> None:
         (ChunkKind.FUNCTION, 9, 10),
         (ChunkKind.IMPORTS, 1, 6),
     ]
+
+
+SETTINGS = '''from pydantic import BaseModel, Field
+
+
+class Settings(BaseModel):
+    """What a user may set."""
+
+    model_path: str | None = None
+    n_ctx: int = Field(8192, ge=512,
+                       description="context size in tokens")
+    use_mmap: bool = True
+
+    def merged(self, other):
+        extra = other.n_ctx
+        return extra
+'''
+
+
+def test_a_class_header_names_its_fields_with_defaults() -> None:
+    """Burrow asked about its own code ("the default n_ctx?") answered 2048: the field was no name
+    the symbol table knew, so the 113-line Settings class ranked below every method using it."""
+    header = by_symbol(chunk("app/settings.py", SETTINGS))[(ChunkKind.CLASS, "Settings")]
+    assert header.names == ("model_path", "n_ctx", "use_mmap")  # not the call's `description`
+    ts = by_symbol(chunk("src/client.ts", TS))[(ChunkKind.CLASS, "Client")]
+    assert ts.names == ("base",)

@@ -247,3 +247,22 @@ def test_names_a_question_spells_as_words(question: str, has: set[str], lacks: s
 
     names = _joined(question)
     assert has <= names and not lacks & names
+
+
+def test_a_class_field_ranks_its_class_for_a_question_naming_it(make_index) -> None:
+    """Burrow asked about its own code: a 113-line settings class holds `n_ctx: int = Field(8192)`
+    among 40 fields; methods elsewhere read `n_ctx`. Asked for its default, the class comes first
+    (it was not among the ten best: the field was no name the symbol table knew)."""
+    fields = "\n".join(f"    option_{i}: int = Field({i}, description=\"option {i} of many\")" for i in range(40))
+    users = {f"app/llm/backend{i}.py": f"class Backend{i}:\n    def limits_{i}(self):\n"
+                                       f"        return {{\"n_ctx\": int(self.llm.n_ctx()), \"size\": {i}}}\n"
+             for i in range(8)}
+    noise = {f"app/tools/tool{i}.py": f"def tool_{i}(path, limit):\n    return path.read(limit * {i})\n"
+             for i in range(200)}
+    settings = ("from pydantic import BaseModel, Field\n\n\nclass Settings(BaseModel):\n"
+                "    \"\"\"What a user may set, each with its default.\"\"\"\n"
+                f"{fields}\n    n_ctx: int = Field(8192, ge=512, description=\"context size in tokens\")\n")
+    index = make_index({**noise, **users, "app/settings.py": settings})
+    index.refresh()
+    top = paths(index.search("What is the default context size n_ctx?", 7))
+    assert "app/settings.py" in top[:3], top
