@@ -505,12 +505,16 @@ def _default_against(answer: str, claims: Claims, lines: dict[LineSpan, str]) ->
     parameter's (`binary: bool = False,`, `binary=False)`) or a defaults object's entry (`depth:
     5,`), of the same kind (true/false, a number, a string) as a value the answer claims, while the
     answer never says the line's value (a user's check on humanize: "binary is True by default"
-    was backed by a docstring's "If `True`, uses binary suffixes"; the signature says False)."""
+    was backed by a docstring's "If `True`, uses binary suffixes"; the signature says False).
+    A docs page's code is a usage example, not a default: ofetch's README calls
+    `ofetch(url, { retry: 3, ... })` right under "The default for `retry` is `1` retry"."""
     values = {_kind(k): k for k in claims.key if re.fullmatch(_LITERAL, k)}
     if not values:
         return None
     names = {w.lower() for w in WORD.findall(answer) if len(w) >= 3 and w.lower() not in PLAIN | STOP_WORDS}
     for span, text in lines.items():
+        if span.path.lower().endswith(_DOC_FILES):
+            continue
         found = _DEFAULT_SET.search(text.strip())
         if found is None or found.group(1).lower() not in names:
             continue
@@ -521,6 +525,7 @@ def _default_against(answer: str, claims: Claims, lines: dict[LineSpan, str]) ->
     return None
 
 
+_DOC_FILES = (".md", ".markdown", ".mdx", ".rst", ".txt")
 # A line that sets a name's default, the whole line: `binary: bool = False,`, `binary=False)`, `depth: 5,`.
 _DEFAULT_SET = re.compile(rf"(?<![\w.])(?:self\.)?([A-Za-z_]\w*)\s*(?::\s*[\w\[\], .|]+?)?\s*[=:]\s*{_LITERAL}"
                           rf"\s*[,)]?\s*$", re.IGNORECASE)

@@ -232,6 +232,20 @@ def test_a_default_the_shown_code_sets_otherwise_keeps_an_answer_from_backed() -
                  lines).support is Support.BACKED
 
 
+def test_a_docs_page_s_example_sets_no_default() -> None:
+    """A user's check on ofetch: "1 retry by default" is what its README says, and the example
+    below it calls `ofetch(url, { retry: 3 })`: the example's value is no default the answer
+    contradicts. The same line in code still is."""
+    readme = {LineSpan("README.md", 127, 127): "The default for `retry` is `1` retry, except for `POST`, "
+                                               "`PUT`, `PATCH`, and `DELETE` methods.",
+              LineSpan("README.md", 133, 133): "  retry: 3,"}
+    question = "How many times does ofetch retry a failed GET request by default?"
+    answer = "The default for `retry` is `1` retry, except for `POST`, `PUT`, `PATCH`, and `DELETE`."
+    assert judge(answer, question, readme).support is Support.BACKED
+    code = {LineSpan("src/defaults.ts", 4, 4): "  retry: 3,"}
+    assert judge(answer, question, readme | code).support is Support.PARTLY
+
+
 def test_a_question_about_the_whole_project_is_about_every_line_read_for_it() -> None:
     """"What does this project do?" names no subject but asking words; the lines read for it (a
     package's doc comment) are about the project, so a short answer they hold is backed, and one
