@@ -483,8 +483,9 @@ def _backing(keys: tuple[str, ...], subject: set[str], lines: dict[LineSpan, str
     Asked for a default, a docs or test line that holds the claim only as a call's argument backs
     nothing (a user's check on tenacity: "@retry with no arguments retries 3 times" was backed by
     the README's `@retry(stop=stop_after_attempt(3))`; the default never stops). Lines holding the
-    answer's lead claim (its first value) come first, then those holding more of its claims; a
-    build's copy (dist/cjs/FormApi.d.cts) after the source's lines."""
+    answer's lead claim (its first value) come first, as written before by its own name only
+    (either's "`L::default()`": `Right(_) => L::default()` before `Left(_) => R::default()`), then
+    those holding more of its claims; a build's copy (dist/cjs/FormApi.d.cts) after the source's."""
     near = _subject_lines(subject, stems)
     out = []
     for span, low in lowered.items():
@@ -492,7 +493,7 @@ def _backing(keys: tuple[str, ...], subject: set[str], lines: dict[LineSpan, str
         if default and _EXAMPLE_FILE.search(span.path):
             held = [k for k in held if not _argument_only(low, k)]
         if held and _near(span, near):
-            out.append((is_copy_path(span.path), keys[0] not in held, -len(held),
+            out.append((is_copy_path(span.path), keys[0] not in held, not _whole(low, keys[0]), -len(held),
                         -sum(_match({s}, stems[span]) for s in subject), span))
     return tuple(ShownLine(span, lines[span]) for *_, span in sorted(out)[:CLOSEST_LINES])
 

@@ -262,6 +262,17 @@ def test_a_question_about_the_whole_project_is_about_every_line_read_for_it() ->
         is not Support.BACKED
 
 
+def test_a_line_with_the_claim_as_written_backs_before_one_with_its_own_name_only() -> None:
+    """A user's check on either: "returns `L::default()`" was backed by `R::default()` first (the
+    qualified claim is held by its own name, `default`); the line that says it comes first."""
+    lines = {LineSpan("src/lib.rs", 445, 445): "            Either::Right(_) => L::default(),",
+             LineSpan("src/lib.rs", 513, 513): "            Either::Left(_) => R::default(),"}
+    verdict = judge("It returns `L::default()` for a `Right` value.",
+                    "What does left_or_default return for a Right value?", lines)
+    assert verdict.support is Support.BACKED
+    assert verdict.backing[0].span.start_line == 445
+
+
 def test_a_build_s_copy_backs_after_the_source() -> None:
     lines = {LineSpan("dist/cjs/FormApi.d.cts", 362, 362): "    removeFieldValue: (field: TField) => void",
              LineSpan("src/FormApi.ts", 1202, 1202): "  removeFieldValue = async (field: TField) => {"}
