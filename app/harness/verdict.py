@@ -309,6 +309,9 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
             kept_from := _default_unbacked(answer, claims, lines, f)):
         lines_first, why = kept_from
         return Verdict(Support.PARTLY, (), (lines_first + f.closest)[:CLOSEST_LINES], found, missing + (why,))
+    if support is Support.BACKED and MESSAGE_QUESTION.search(question) and (
+            unquoted := _message_unquoted(answer, claims, f.backing)):
+        return Verdict(Support.PARTLY, (), f.closest, found, missing + (unquoted,))
     if support is Support.BACKED:
         backing = (f.backing or _place_lines(places, lines, subject_of(question) | _asked_values(question))
                    or _claim_lines(f, lines))
@@ -469,6 +472,26 @@ def _asked_values(question: str) -> set[str]:
 
 
 # A question about a default: what the code does when nothing is passed.
+# Asked for a message, an answer that quotes one is backed by a line that quotes it too: a message
+# is a string in code and set apart in docs (a user's check on ofetch: "What error message does a
+# request that times out give?" answered "Request Timeout", backed by the README's list of retried
+# status codes, `- 408 - Request Timeout`; the message is "[TimeoutError]: The operation was ...").
+MESSAGE_QUESTION = re.compile(r"\b(?:messages?|print|prints|printed|says?|text)\b", re.IGNORECASE)
+
+
+def _message_unquoted(answer: str, claims: Claims, backing: tuple[ShownLine, ...]) -> str:
+    """The quoted lead claim of an answer no backing line quotes, as a missing claim; '' if none."""
+    quoted = {q.strip().lower() for q in _QUOTED.findall(answer) + _TICKED.findall(answer)}
+    lead = claims.key[0] if claims.key else ""
+    if lead not in quoted or any(_quotes(line.text.lower(), lead) for line in backing):
+        return ""
+    return f"{lead} (quoted as a message in no line)"
+
+
+def _quotes(line: str, claim: str) -> bool:
+    return re.search(rf"[\"'`][^\"'`\n]*{re.escape(claim)}[^\"'`\n]*[\"'`]", line) is not None
+
+
 DEFAULT_QUESTION = re.compile(r"\bdefault|\b(?:no|without(?: any)?) (?:arguments?|options?|parameters?)\b",
                               re.IGNORECASE)
 # Docs, examples and tests: where a value passed in a call is an example's choice, not a default.

@@ -273,6 +273,21 @@ def test_a_line_with_the_claim_as_written_backs_before_one_with_its_own_name_onl
     assert verdict.backing[0].span.start_line == 445
 
 
+def test_a_quoted_message_is_backed_by_a_line_that_quotes_it() -> None:
+    """A user's check on ofetch: asked for the timeout's error message, "Request Timeout" was
+    backed by the README's list of retried status codes; the message is a string in the code."""
+    readme = {LineSpan("README.md", 116, 116): "- `408` - Request Timeout",
+              LineSpan("README.md", 140, 140): "You can specify `timeout` to abort a request after a timeout."}
+    question = "What error message does a request that times out give?"
+    wrong = judge('The error message for a request that times out is "Request Timeout".', question, readme)
+    assert wrong.support is Support.PARTLY
+    assert "request timeout (quoted as a message in no line)" in wrong.missing
+    code = {LineSpan("src/fetch.ts", 249, 249): '          "[TimeoutError]: The operation was aborted due to timeout"',
+            LineSpan("src/fetch.ts", 246, 246): "    if (!context.options.signal && context.options.timeout) {"}
+    right = judge('It is "[TimeoutError]: The operation was aborted due to timeout".', question, code)
+    assert right.support is Support.BACKED
+
+
 def test_a_build_s_copy_backs_after_the_source() -> None:
     lines = {LineSpan("dist/cjs/FormApi.d.cts", 362, 362): "    removeFieldValue: (field: TField) => void",
              LineSpan("src/FormApi.ts", 1202, 1202): "  removeFieldValue = async (field: TField) => {"}
