@@ -471,7 +471,6 @@ def _asked_values(question: str) -> set[str]:
     return {n.lower() for n in NUMBER.findall(question) if "." in n}
 
 
-# A question about a default: what the code does when nothing is passed.
 # Asked for a message, an answer that quotes one is backed by a line that quotes it too: a message
 # is a string in code and set apart in docs (a user's check on ofetch: "What error message does a
 # request that times out give?" answered "Request Timeout", backed by the README's list of retried
@@ -492,6 +491,7 @@ def _quotes(line: str, claim: str) -> bool:
     return re.search(rf"[\"'`][^\"'`\n]*{re.escape(claim)}[^\"'`\n]*[\"'`]", line) is not None
 
 
+# A question about a default: what the code does when nothing is passed.
 DEFAULT_QUESTION = re.compile(r"\bdefault|\b(?:no|without(?: any)?) (?:arguments?|options?|parameters?)\b",
                               re.IGNORECASE)
 # Docs, examples and tests: where a value passed in a call is an example's choice, not a default.
@@ -530,14 +530,14 @@ def _default_against(answer: str, claims: Claims, lines: dict[LineSpan, str]) ->
     5,`), of the same kind (true/false, a number, a string) as a value the answer claims, while the
     answer never says the line's value (a user's check on humanize: "binary is True by default"
     was backed by a docstring's "If `True`, uses binary suffixes"; the signature says False).
-    A docs page's code is a usage example, not a default: ofetch's README calls
+    A docs, example or test file's code is a usage example, not a default: ofetch's README calls
     `ofetch(url, { retry: 3, ... })` right under "The default for `retry` is `1` retry"."""
     values = {_kind(k): k for k in claims.key if re.fullmatch(_LITERAL, k)}
     if not values:
         return None
     names = {w.lower() for w in WORD.findall(answer) if len(w) >= 3 and w.lower() not in PLAIN | STOP_WORDS}
     for span, text in lines.items():
-        if span.path.lower().endswith(_DOC_FILES):
+        if _EXAMPLE_FILE.search(span.path):
             continue
         found = _DEFAULT_SET.search(text.strip())
         if found is None or found.group(1).lower() not in names:
@@ -549,7 +549,6 @@ def _default_against(answer: str, claims: Claims, lines: dict[LineSpan, str]) ->
     return None
 
 
-_DOC_FILES = (".md", ".markdown", ".mdx", ".rst", ".txt")
 # A line that sets a name's default, the whole line: `binary: bool = False,`, `binary=False)`, `depth: 5,`.
 _DEFAULT_SET = re.compile(rf"(?<![\w.])(?:self\.)?([A-Za-z_]\w*)\s*(?::\s*[\w\[\], .|]+?)?\s*[=:]\s*{_LITERAL}"
                           rf"\s*[,)]?\s*$", re.IGNORECASE)

@@ -232,7 +232,7 @@ def test_a_default_the_shown_code_sets_otherwise_keeps_an_answer_from_backed() -
                  lines).support is Support.BACKED
 
 
-def test_a_docs_page_s_example_sets_no_default() -> None:
+def test_a_docs_page_s_or_a_test_s_example_sets_no_default() -> None:
     """A user's check on ofetch: "1 retry by default" is what its README says, and the example
     below it calls `ofetch(url, { retry: 3 })`: the example's value is no default the answer
     contradicts. The same line in code still is."""
@@ -242,6 +242,8 @@ def test_a_docs_page_s_example_sets_no_default() -> None:
     question = "How many times does ofetch retry a failed GET request by default?"
     answer = "The default for `retry` is `1` retry, except for `POST`, `PUT`, `PATCH`, and `DELETE`."
     assert judge(answer, question, readme).support is Support.BACKED
+    test = {LineSpan("test/index.test.ts", 40, 40): "      retry: 3,"}  # a test's call, as the README's
+    assert judge(answer, question, readme | test).support is Support.BACKED
     code = {LineSpan("src/defaults.ts", 4, 4): "  retry: 3,"}
     assert judge(answer, question, readme | code).support is Support.PARTLY
 
