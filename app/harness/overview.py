@@ -11,7 +11,7 @@ from typing import Any
 from app.harness import prompts
 from app.harness.calls import CallOutcome
 from app.harness.citations import merge_spans
-from app.index.intent import ENTRY_NAMES, MANIFEST_NAMES, README_NAMES, is_copy_path, is_test_path
+from app.index.intent import ENTRY_NAMES, MANIFEST_NAMES, README_NAMES, is_copy_path, is_readme, is_test_path
 from app.settings import Settings
 from app.tools.base import TextHit
 from app.tools.calls_text import call_text, cut_note
@@ -66,7 +66,7 @@ def start_of(outcome: CallOutcome, shown_lines: int) -> Shown | None:
     out = {h.span.start_line for h in hits if _markup_only(h.text)}
     path = hits[0].span.path
     after = 0  # the first line past those shown, when the README goes on
-    if path.rsplit("/", 1)[-1].lower() in _README_LOWER:
+    if is_readme(path.rsplit("/", 1)[-1]):
         out |= _aside_sections(hits)
         left = [h.span.start_line for h in hits if h.span.start_line not in out]
         if len(left) > shown_lines:
@@ -87,7 +87,6 @@ def start_of(outcome: CallOutcome, shown_lines: int) -> Shown | None:
 
 _ROW_NUMBER = re.compile(r"^\s*(\d+)\| ")
 _CUT_PREFIX = cut_note("", "").split(" ", 1)[0]
-_README_LOWER = {n.lower() for n in README_NAMES}
 README_READ_LINES = 120  # a README's lines read, of which intro_readme_lines are shown
 # Sections of a README about getting, building or crediting the project, not what it is (a user's
 # check on @reduxjs/toolkit: its start is "Installation", and the 1.5B said it was "a Redux Toolkit

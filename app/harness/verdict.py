@@ -305,13 +305,9 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     support = Support.NOT_BACKED if echo else _support(f, question)
     sure = certainty.least_certain(tokens, claims.key[:1])  # the lead claim: see certainty.SURE
     support, doubt = _weighed(support, sure)
-    if support is Support.BACKED and DEFAULT_QUESTION.search(question) and (
-            kept_from := _default_unbacked(answer, claims, lines, f)):
+    if support is Support.BACKED and (kept_from := _kept_from_backed(answer, question, claims, lines, f)):
         lines_first, why = kept_from
         return Verdict(Support.PARTLY, (), (lines_first + f.closest)[:CLOSEST_LINES], found, missing + (why,))
-    if support is Support.BACKED and MESSAGE_QUESTION.search(question) and (
-            unquoted := _message_unquoted(answer, claims, f.backing)):
-        return Verdict(Support.PARTLY, (), f.closest, found, missing + (unquoted,))
     if support is Support.BACKED:
         backing = (f.backing or _place_lines(places, lines, subject_of(question) | _asked_values(question))
                    or _claim_lines(f, lines))
@@ -476,6 +472,17 @@ def _asked_values(question: str) -> set[str]:
 # request that times out give?" answered "Request Timeout", backed by the README's list of retried
 # status codes, `- 408 - Request Timeout`; the message is "[TimeoutError]: The operation was ...").
 MESSAGE_QUESTION = re.compile(r"\b(?:messages?|print|prints|printed|says?|text)\b", re.IGNORECASE)
+
+
+def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[LineSpan, str],
+                      f: Findings) -> tuple[tuple[ShownLine, ...], str] | None:
+    """What keeps an answer the claim checks back from backed, by what its question asks (a
+    default, a message), with the lines to show first; None when nothing does."""
+    if DEFAULT_QUESTION.search(question) and (kept_from := _default_unbacked(answer, claims, lines, f)):
+        return kept_from
+    if MESSAGE_QUESTION.search(question) and (why := _message_unquoted(answer, claims, f.backing)):
+        return (), why
+    return None
 
 
 def _message_unquoted(answer: str, claims: Claims, backing: tuple[ShownLine, ...]) -> str:

@@ -43,10 +43,9 @@ def assigned_names(text: str) -> tuple[str, ...]:
 def field_names(text: str) -> tuple[str, ...]:
     """Names a class body gives a value (`n_ctx: int = Field(8192)`, `timeout = 5000;`): its fields
     with defaults, at the body's own indentation (not a call's keyword arguments continued below)."""
-    lines = text.split("\n")
-    indents = [len(ln) - len(ln.lstrip()) for ln in lines if ln.strip()]
-    body = min((i for i in indents if i), default=0)
-    return assigned_names("\n".join(ln[body:] for ln in lines if len(ln) - len(ln.lstrip()) == body))
+    rows = [(len(ln) - len(ln.lstrip()), ln) for ln in text.split("\n") if ln.strip()]
+    body = min((indent for indent, _ in rows if indent), default=0)
+    return assigned_names("\n".join(ln[body:] for indent, ln in rows if indent == body))
 
 
 def code_chunks(lines: list[str], defs: list[Definition], max_lines: int, window: int, overlap: int) -> list[Chunk]:

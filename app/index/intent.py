@@ -129,10 +129,15 @@ ENTRY_NAMES = ("src/lib.rs", "src/main.rs", "doc.go", "src/index.ts", "src/index
                "lib/index.js", "src/main.ts", "main.go")
 
 
+def is_readme(name: str) -> bool:
+    """`README.md`, `Readme.rst`, `readme` ...: a file name, not a path."""
+    return _README.match(name) is not None
+
+
 def describes_project(path: str) -> bool:
     """A top-level README or manifest, a known entry module or a package's `__init__.py`."""
     name = path.rsplit("/", 1)[-1]
-    return ("/" not in path and (_README.match(name) is not None or name in MANIFEST_NAMES)) \
+    return ("/" not in path and (is_readme(name) or name in MANIFEST_NAMES)) \
         or path in ENTRY_NAMES or (name == "__init__.py" and not is_test_path(path))
 
 

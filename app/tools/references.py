@@ -182,7 +182,8 @@ def _render(args: FindReferencesArgs, defined: tuple[tuple[ChunkHit, TextHit], .
                               call_text("find_references", symbol=args.symbol, limit=min(200, len(uses)))))
     heads = {r.inside_head.span: r.inside_head for r in shown if r.inside_head is not None}
     hits = tuple(head for _, head in defined) + tuple(r.hit for r in shown) + tuple(heads.values())
-    hits += tuple(h for h in body if h.span not in {head.span for _, head in defined})
+    heads_defined = {head.span for _, head in defined}
+    hits += tuple(h for h in body if h.span not in heads_defined)
     return ToolOutput("\n".join(lines), tuple(h.span for h in hits), hits=hits, references=tuple(shown),
                       definitions=tuple(head for _, head in defined))
 
