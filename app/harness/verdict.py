@@ -306,8 +306,9 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     sure = certainty.least_certain(tokens, claims.key[:1])  # the lead claim: see certainty.SURE
     support, doubt = _weighed(support, sure)
     if support is Support.BACKED and (kept_from := _kept_from_backed(answer, question, claims, lines, f)):
-        lines_first, why = kept_from
-        return Verdict(Support.PARTLY, (), (lines_first + f.closest)[:CLOSEST_LINES], found, missing + (why,))
+        lines_first, why, unbacked = kept_from  # the claim is not found as the question needs it: not "found"
+        return Verdict(Support.PARTLY, (), (lines_first + f.closest)[:CLOSEST_LINES],
+                       tuple(c for c in found if c.lower() != unbacked), missing + (why,))
     if support is Support.BACKED:
         backing = (f.backing or _place_lines(places, lines, subject_of(question) | _asked_values(question))
                    or _claim_lines(f, lines))
@@ -475,13 +476,14 @@ MESSAGE_QUESTION = re.compile(r"\b(?:messages?|print|prints|printed|says?|text)\
 
 
 def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[LineSpan, str],
-                      f: Findings) -> tuple[tuple[ShownLine, ...], str] | None:
+                      f: Findings) -> tuple[tuple[ShownLine, ...], str, str] | None:
     """What keeps an answer the claim checks back from backed, by what its question asks (a
-    default, a message), with the lines to show first; None when nothing does."""
+    default, a message): the lines to show first, why, and the claim left unbacked ('' for none
+    of its own: a shown line sets another default); None when nothing does."""
     if DEFAULT_QUESTION.search(question) and (kept_from := _default_unbacked(answer, claims, lines, f)):
         return kept_from
     if MESSAGE_QUESTION.search(question) and (why := _message_unquoted(answer, claims, f.backing)):
-        return (), why
+        return (), why, claims.key[0]
     return None
 
 
@@ -576,16 +578,16 @@ def _argument_only(line: str, key: str) -> bool:
 
 
 def _default_unbacked(answer: str, claims: Claims, lines: dict[LineSpan, str],
-                      f: Findings) -> tuple[tuple[ShownLine, ...], str] | None:
-    """What keeps an answer about a default from backed, with the lines to show first: a shown line
+                      f: Findings) -> tuple[tuple[ShownLine, ...], str, str] | None:
+    """What keeps an answer about a default from backed (see _kept_from_backed): a shown line
     setting another default (see _default_against), or its first number in no backing line but as
     an example."""
     if against := _default_against(answer, claims, lines):
-        return (against,), f"{against.text.strip()} (the default a shown line sets)"
+        return (against,), f"{against.text.strip()} (the default a shown line sets)", ""
     lead = _lead_number(claims)
     if lead and not any(_holds(low, lead) and not _example_only(low, lead)
                         for low in (line.text.lower() for line in f.backing)):
-        return f.backing, f"{lead} beside the question's subject"
+        return f.backing, f"{lead} beside the question's subject", lead
     return None
 
 

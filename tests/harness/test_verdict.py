@@ -284,6 +284,7 @@ def test_a_quoted_message_is_backed_by_a_line_that_quotes_it() -> None:
     wrong = judge('The error message for a request that times out is "Request Timeout".', question, readme)
     assert wrong.support is Support.PARTLY
     assert "request timeout (quoted as a message in no line)" in wrong.missing
+    assert "request timeout" not in wrong.found  # not found as a message: not said to be found
     code = {LineSpan("src/fetch.ts", 249, 249): '          "[TimeoutError]: The operation was aborted due to timeout"',
             LineSpan("src/fetch.ts", 246, 246): "    if (!context.options.signal && context.options.timeout) {"}
     right = judge('It is "[TimeoutError]: The operation was aborted due to timeout".', question, code)
@@ -329,5 +330,6 @@ def test_asked_for_a_default_the_answer_s_number_must_sit_beside_the_subject_and
             LineSpan("src/mutation.ts", 88, 88): "  options!: MutationOptions<TData, TError>"}
     verdict = judge(answer, question, docs)
     assert verdict.support is Support.PARTLY and "3 beside the question's subject" in verdict.missing
+    assert "3" not in verdict.found
     defaults = {**docs, LineSpan("src/mutation.ts", 90, 90): "    retry: 3, // a failed mutation's retries"}
     assert judge(answer, question, defaults).support is Support.BACKED
