@@ -310,8 +310,9 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
         return Verdict(Support.PARTLY, (), (lines_first + f.closest)[:CLOSEST_LINES],
                        tuple(c for c in found if c.lower() != unbacked), missing + (why,))
     if support is Support.BACKED:
-        backing = (f.backing or _place_lines(places, lines, subject_of(question) | _asked_values(question))
-                   or _claim_lines(f, lines))
+        subject = subject_of(question) | _asked_values(question)
+        backing = (f.backing or _place_lines(places, lines, subject) or _claim_lines(f, lines)
+                   or _beside_lines(f, lines, subject))
         return Verdict(support, backing, (), found, missing)
     return Verdict(support, (), f.closest, found, missing, doubt)
 
@@ -452,6 +453,20 @@ def _place_lines(places: tuple[LineSpan, ...], lines: dict[LineSpan, str],
     held = [span for span in lines for place in places
             if within(span, place) and _match(subject, _line_stems(lines[span]))]
     return tuple(ShownLine(span, lines[span]) for span in held[:CLOSEST_LINES])
+
+
+def _beside_lines(f: Findings, lines: dict[LineSpan, str], subject: set[str]) -> tuple[ShownLine, ...]:
+    """The lines naming the subject with two or more of the answer's prose words, most first: the
+    backing of an answer with no key claim and no place (a user's check on @tanstack/virtual-core:
+    "The `smooth` scroll behavior is not fully supported with dynamic size." was backed, by a warning
+    that says so, and the window showed no line: the answer's words were the only evidence)."""
+    prose = set(f.prose_found)
+    scored = []
+    for span, text in lines.items():
+        words = _line_stems(text)
+        if len(shared := prose & words) >= 2 and _match(subject, words):
+            scored.append((-len(shared), span))
+    return tuple(ShownLine(span, lines[span]) for _, span in sorted(scored)[:CLOSEST_LINES])
 
 
 def within(line: LineSpan, place: LineSpan) -> bool:

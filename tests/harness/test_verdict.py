@@ -130,6 +130,21 @@ def test_plain_prose_is_backed_when_short_but_a_paragraph_of_explanation_is_not(
     assert judge(explained, question, lines).support is Support.PARTLY
 
 
+def test_plain_prose_that_is_backed_shows_the_lines_its_words_sit_in() -> None:
+    """A user's check on @tanstack/virtual-core: "The `smooth` scroll behavior is not fully
+    supported with dynamic size." was backed, and the window showed no line under the badge: with
+    no value, name or place, nothing was the backing. The lines holding its words beside the
+    subject are."""
+    warning = LineSpan("src/index.ts", 940, 940)
+    lines = {LineSpan("src/index.ts", 345, 345): "  shouldAdjustScrollPositionOnItemSizeChange:",
+             LineSpan("src/index.ts", 939, 939): "      console.warn(",
+             warning: "        'The `smooth` scroll behavior is not fully supported with dynamic size.',",
+             LineSpan("src/index.ts", 606, 606): "    () => [this.getMeasurementOptions(), this.itemSizeCache],"}
+    verdict = judge("The `smooth` scroll behavior is not fully supported with dynamic size.",
+                    "What happens if I use smooth scrolling with dynamically measured items?", lines)
+    assert verdict.support is Support.BACKED and [b.span for b in verdict.backing] == [warning]
+
+
 def test_values_placed_in_a_file_whose_lines_do_not_hold_them_are_not_backed() -> None:
     """tuning3's chi-07: "504 ... in the `throttle.go` file" backed by timeout.go's 504 line. The
     place an answer names is a claim too: it backs only when a line of that file holds a value."""
