@@ -39,7 +39,7 @@ def stem(word: str) -> str:
     """A light suffix stripper: enough to meet plurals and -ed/-ing forms, never a dictionary."""
     if len(word) <= 3 or not word.isascii() or not word.isalpha():
         return word
-    if word.endswith("ies") and len(word) > 4:
+    if word.endswith(("ies", "ied")) and len(word) > 4:  # retries, retried: retry
         word = word[:-3] + "y"
     elif word.endswith("sses"):
         word = word[:-2]

@@ -91,6 +91,21 @@ def test_a_long_chunk_is_cut_to_windows_around_the_questions_words_and_its_defin
     assert render(pieces[0]).count(prompts.OMITTED_LINES) == 1  # between the definition and the window
 
 
+def test_a_past_tense_in_ied_meets_its_verb_in_the_code():
+    """query-core (tuning3): "How many times is a failed mutation retried by default?" stemmed
+    'retried' as 'retri', so `retry: this.options.retry ?? 0`, inside a long method ranked fifth,
+    held no question word and was cut from the first prompt; the answer said 3 (queries' default)."""
+    body = [f"      step{n}: this.options.step{n}," for n in range(40)]
+    body[16] = "      retry: this.options.retry ?? 0,"
+    execute = chunk("src/mutation.ts", "  async execute(variables: TVariables) {\n    this.#retryer = createRetryer({\n"
+                    + "\n".join(body) + "\n    })\n  }", start=164, kind=ChunkKind.METHOD)
+    first = chunk("src/types.ts", "export interface MutationOptions {\n  mutationFn?: MutationFunction\n}")
+    second = chunk("src/mutationCache.ts", "export class MutationCache {\n  #mutations = new Set<Mutation>()\n}")
+    pieces = fit_chunks([first, second, execute], "How many times is a failed mutation retried by default?",
+                        10_000, words, render)
+    assert "      retry: this.options.retry ?? 0," in [h.text for p in pieces for h in p.lines]
+
+
 def test_the_chunks_fill_the_budget_in_rank_order_and_a_smaller_one_fits_after_a_big_one():
     big = chunk("big.py", "def timeout_table():\n" + "\n".join(f"    t{n} = timeout({n})" for n in range(60)))
     small = chunk("small.py", "def default_timeout():\n    return 30")
