@@ -253,7 +253,7 @@ class Findings:
     backing: tuple[ShownLine, ...]
     closest: tuple[ShownLine, ...]
     place: Place
-    beside_subject: bool  # a line names the subject with two of the answer's prose words
+    beside: tuple[ShownLine, ...]  # lines naming the subject with two or more of the answer's prose words, most first
     file_names_subject: bool  # a file the answer names has a line naming the subject
     asks_place: bool = False  # the question asks where something is: a cited place is an answer
     elsewhere: str = ""  # the files the answer names, when none of their lines holds a key claim
@@ -311,8 +311,7 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
                        tuple(c for c in found if c.lower() != unbacked), missing + (why,))
     if support is Support.BACKED:
         subject = subject_of(question) | _asked_values(question)
-        backing = (f.backing or _place_lines(places, lines, subject) or _claim_lines(f, lines)
-                   or _beside_lines(f, lines, subject))
+        backing = f.backing or _place_lines(places, lines, subject) or _claim_lines(f, lines) or f.beside
         return Verdict(support, backing, (), found, missing)
     return Verdict(support, (), f.closest, found, missing, doubt)
 
@@ -382,7 +381,7 @@ def find_claims(answer: str, question: str, lines: dict[LineSpan, str], paths: I
         claims, found_keys,
         tuple(p for p in claims.prose if p in all_stems), backing,
         _closest(claims, subject, lines, lowered, stems), _place_status(places, subject, stems, backing),
-        any(_match(subject, words) and len(prose & words) >= 2 for words in stems.values()),
+        _beside_lines(prose, subject, lines, stems),
         any(span.path in files and _match(subject, words) for span, words in stems.items()),
         bool(WHERE_QUESTION.search(question)), "" if in_named or not files else ", ".join(sorted(files)))
 
@@ -413,7 +412,7 @@ def _support(f: Findings, question: str) -> Support:
     keys_ok = (bool(claims.key) and len(f.found_keys) == len(claims.key) and bool(f.backing)
                and (not f.elsewhere or place is Place.HOLDS) and not only_literals)
     keyless_ok = (not claims.key and KEYLESS_MIN_WORDS <= len(claims.prose) <= KEYLESS_MAX_WORDS
-                  and f.prose_share >= PROSE_KEYLESS and f.beside_subject)
+                  and f.prose_share >= PROSE_KEYLESS and bool(f.beside))
     if place is Place.MISS and not f.found_keys:
         return Support.NOT_BACKED
     if place not in (Place.MISS, Place.NEAR) and (
@@ -455,17 +454,14 @@ def _place_lines(places: tuple[LineSpan, ...], lines: dict[LineSpan, str],
     return tuple(ShownLine(span, lines[span]) for span in held[:CLOSEST_LINES])
 
 
-def _beside_lines(f: Findings, lines: dict[LineSpan, str], subject: set[str]) -> tuple[ShownLine, ...]:
-    """The lines naming the subject with two or more of the answer's prose words, most first: the
-    backing of an answer with no key claim and no place (a user's check on @tanstack/virtual-core:
-    "The `smooth` scroll behavior is not fully supported with dynamic size." was backed, by a warning
-    that says so, and the window showed no line: the answer's words were the only evidence)."""
-    prose = set(f.prose_found)
-    scored = []
-    for span, text in lines.items():
-        words = _line_stems(text)
-        if len(shared := prose & words) >= 2 and _match(subject, words):
-            scored.append((-len(shared), span))
+def _beside_lines(prose: set[str], subject: set[str], lines: dict[LineSpan, str],
+                  stems: dict[LineSpan, set[str]]) -> tuple[ShownLine, ...]:
+    """The lines naming the subject with two or more of the answer's prose words, most first: what
+    lets a short answer of plain words be backed, and then its backing (a user's check on
+    @tanstack/virtual-core: "The `smooth` scroll behavior is not fully supported with dynamic size."
+    was backed, by a warning that says so, and the window showed no line under the badge)."""
+    scored = [(-len(shared), span) for span, words in stems.items()
+              if len(shared := prose & words) >= 2 and _match(subject, words)]
     return tuple(ShownLine(span, lines[span]) for _, span in sorted(scored)[:CLOSEST_LINES])
 
 
