@@ -27,10 +27,15 @@ GEN_TOKENS = 128  # 64 (~0.5 s with SmolLM2) let one scheduler hiccup move a sam
 
 
 def bench_settings(ctx: BenchContext) -> Any:
-    """Burrow's default settings, with greedy decoding so both sides produce the same tokens."""
+    """Burrow's default settings, with greedy decoding so both sides produce the same tokens, and
+    the decode thread count fixed at the one Burrow starts with (the raw side's): the figures
+    compare the work around each token, not the count Burrow would pick by timing
+    (app.llm.decode_threads; that choice is measured in docs/bench.md)."""
+    from app.llm.cpu_backends import generation_threads
     from app.settings import Settings
 
-    return Settings(temperature=0.0, max_answer_tokens=GEN_TOKENS, n_threads=ctx.threads)
+    return Settings(temperature=0.0, max_answer_tokens=GEN_TOKENS, n_threads=ctx.threads,
+                    decode_threads=generation_threads(ctx.threads))
 
 
 def load_pair(ctx: BenchContext, settings: Any) -> tuple[Any, Any]:

@@ -38,6 +38,7 @@ from app.llm.base import (
 )
 from app.llm.catalog import catalog_name
 from app.llm.cpu_backends import generation_threads, load_cpu_variants
+from app.llm.decode_threads import DecodeThreads
 from app.llm.dialects.base import Dialect
 from app.llm.gguf import GGUFHeader, read_header
 from app.llm.llama_abort import BatchAbort
@@ -102,6 +103,14 @@ def load_model(path: str | Path, settings: Settings | None = None,
     return LlamaChatModel(llm, header, dialect, settings, time.monotonic() - started)
 
 
+def decode_choices(settings: Settings) -> tuple[int, ...]:
+    """The thread counts a token may be generated with, the first one to start: a fixed
+    `decode_threads`, else half (cpu_backends.generation_threads) and all of `n_threads`, timed."""
+    if settings.decode_threads:
+        return (settings.decode_threads,)
+    return tuple(dict.fromkeys((generation_threads(settings.n_threads), settings.n_threads)))
+
+
 def _dialect_for(header: GGUFHeader) -> Dialect:
     from app.llm.dialects import dialect_for_template
 
@@ -125,7 +134,7 @@ def _construct(path: Path, header: GGUFHeader, settings: Settings) -> Any:
         with captured_log(llama_cpp, log), model_params(llama_cpp, extra):
             return llama_cpp.Llama(
                 model_path=str(path), n_ctx=n_ctx, n_batch=n_batch, n_ubatch=n_batch,
-                n_threads=generation_threads(settings.n_threads), n_threads_batch=settings.n_threads,
+                n_threads=decode_choices(settings)[0], n_threads_batch=settings.n_threads,
                 flash_attn=settings.flash_attn, use_mmap=settings.use_mmap, n_gpu_layers=0,
                 seed=settings.seed, verbose=False,
             )
@@ -151,6 +160,9 @@ class LlamaChatModel:
         self._abort = BatchAbort(llama_cpp, llm._ctx.ctx)
         self._grammars: dict[str, Any] = {}
         self._pieces: dict[int, bytes] = {}  # token -> its bytes (at most the vocabulary)
+        # the thread count for each generated token, timed while generating (app.llm.decode_threads)
+        self._threads = DecodeThreads(decode_choices(settings), lambda n: llama_cpp.llama_set_n_threads(
+            llm._ctx.ctx, n, settings.n_threads))
         self._logprob = logprob_reader(lambda: llama_cpp.llama_get_logits_ith(llm._ctx.ctx, -1), llm.n_vocab())
         self._name = catalog_name(Path(header.path)) or header.name  # read the catalog once
 
@@ -381,7 +393,7 @@ class LlamaChatModel:
             yield TurnCompleted("", ParsedReply(""), usage.done(0), prompt.text, TurnEnd.CANCELLED)
             return
         stream = TokenStream(self._llm, self._dialect, request, cancel, n_ctx, self._is_eog, self._pieces,
-                             self._logprob)
+                             self._logprob, self._threads)
         seed = self._settings.seed if request.seed is None else request.seed
         yield from stream.run(prompt.tokens, usage, self._grammar(request), seed)
         self._transcript = _Transcript(msgs, tools,

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from app.llm.base import TextDelta, TurnEnd, TurnRequest, Usage
+from app.llm.decode_threads import DecodeThreads
 from app.llm.dialects.base import Dialect
 
 
@@ -40,7 +41,8 @@ class TokenStream:
 
     def __init__(self, llm: Any, dialect: Dialect, request: TurnRequest, cancel: threading.Event,
                  n_ctx: int, is_eog: Callable[[int], bool], pieces: dict[int, bytes] | None = None,
-                 logprob: Callable[[int], float] | None = None) -> None:
+                 logprob: Callable[[int], float] | None = None,
+                 threads: DecodeThreads | None = None) -> None:
         self.llm, self.dialect, self.request, self.cancel = llm, dialect, request, cancel
         self.n_ctx, self.is_eog = n_ctx, is_eog
         # each token's bytes, kept across turns by the backend: a dict lookup instead of a trip
@@ -54,6 +56,7 @@ class TokenStream:
         # sampler's cuts): how sure the model was of what it wrote, for the verdict
         self.token_logprobs: list[tuple[str, float]] = []
         self._logprob = logprob or (lambda token: 0.0)  # None: a stand-in llm, probabilities unknown
+        self.threads = threads  # times each token and picks the decode thread count (None: fixed)
         self.raw = ""
         self.shown = ""
         self.stop_reason = TurnEnd.LENGTH
@@ -67,9 +70,14 @@ class TokenStream:
         temp = max(0.0, float(self.request.temperature))
         tokens = llm.generate(prompt_tokens[-1:], reset=False, temp=temp, top_k=40, top_p=0.95,
                               min_p=0.05, repeat_penalty=1.0, grammar=grammar)
+        threads = self.threads
+        if threads is not None:
+            threads.begin()
         try:
             for token in tokens:
                 usage.mark_first()
+                if threads is not None:
+                    threads.tick()  # before the next token is evaluated: a switch applies to it
                 if self._step(int(token), llm):
                     break
                 delta = self._delta() if self.grew else ""
