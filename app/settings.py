@@ -171,6 +171,7 @@ class Settings(BaseModel):
 # any other field use its name with spaces.
 FIELD_LABELS = {
     "model_path": "Model", "n_ctx": "Context size", "n_threads": "Threads",
+    "decode_threads": "Generation threads",
     "temperature": "Temperature", "max_steps": "Step budget", "secrets_policy": "Secrets policy",
     "theme": "Theme",
 }

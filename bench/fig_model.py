@@ -18,7 +18,9 @@ from bench.timing import interleaved, median
 
 GEN = ("gen_tps", "generation tokens/s (backend as ask uses it)", "tok/s", Target(0.97, at_least=True))
 GEN2 = ("gen_tps_2t", "generation tokens/s, 2 decode threads on both sides", "tok/s", Target(0.97, at_least=True))
-SPECS = [GEN, GEN2, fig_loop.LOOP, fig_loop.TTFT, fig_prefix.PREFIX]
+TIMED = ("gen_tps_timed", "generation tokens/s, decode threads timed (as ask runs) / half fixed", "tok/s",
+         Target(None))
+SPECS = [GEN, GEN2, TIMED, fig_loop.LOOP, fig_loop.TTFT, fig_prefix.PREFIX]
 
 # Asks for a long answer so each generation has enough tokens to time the decode rate.
 GEN_PROMPT = ("Explain in detail, step by step, how a hash table works: hashing, buckets, collisions, "
@@ -63,7 +65,7 @@ def measure(ctx: BenchContext) -> list[FigureResult]:
     progress(f"loaded both models ({settings.n_threads} threads)")
     gen = guarded(GEN, lambda c: measure_generation(c, model, raw), ctx)
     rest = [*fig_loop.measure(ctx, model, raw), *fig_prefix.measure(ctx, settings, raw)]
-    return [gen, _two_decode_threads(ctx, model, raw), *rest]
+    return [gen, _two_decode_threads(ctx, model, raw), _timed_threads(ctx, settings, model), *rest]
 
 
 def _two_decode_threads(ctx: BenchContext, model: Any, raw: Any) -> FigureResult:
@@ -77,6 +79,26 @@ def _two_decode_threads(ctx: BenchContext, model: Any, raw: Any) -> FigureResult
                                         "cores; run with --threads 2 on an idle machine")
     return guarded(GEN2, lambda c: _with_decode_threads(2, model, raw, lambda: measure_generation(
         c, model, raw, GEN2, 5)), ctx)
+
+
+def _timed_threads(ctx: BenchContext, settings: Any, fixed: Any) -> FigureResult:
+    """TIMED: Burrow as `ask` runs it, its decode thread count timed while generating
+    (app.llm.decode_threads), against the same backend with the count fixed at the half it starts
+    with; both Burrow's, so the ratio is what the timing gains (or costs, on a busy machine)."""
+    import os
+
+    from app.llm.llama_backend import load_model
+
+    load, cores = os.getloadavg()[0], os.cpu_count() or 1
+    if ctx.threads < 2 or load >= cores:
+        return FigureResult(*TIMED, note=f"not measured: {ctx.threads} thread(s), load {load:.1f} on {cores} "
+                                         "cores; one count has nothing to time against")
+
+    def measure(c: BenchContext) -> FigureResult:
+        timed = load_model(ctx.model_path, settings.model_copy(update={"decode_threads": 0}))
+        return measure_generation(c, timed, fixed, TIMED, 5, against_burrow=True)
+
+    return guarded(TIMED, measure, ctx)
 
 
 def _with_decode_threads(n: int, model: Any, raw: Any, measure: Any) -> FigureResult:
@@ -131,26 +153,36 @@ def _raw_decode(raw: Any, tokens: list[int], grammar: Any, stats: list[dict]) ->
     return (generated - 1) / max(1e-9, end - first)
 
 
-def measure_generation(ctx: BenchContext, model: Any, raw: Any, spec: tuple = GEN, reps: int = 5) -> FigureResult:
+def measure_generation(ctx: BenchContext, model: Any, raw: Any, spec: tuple = GEN, reps: int = 5,
+                       against_burrow: bool = False) -> FigureResult:
+    """Burrow's decode rate against raw llama-cpp-python's (or, `against_burrow`, against a second
+    Burrow backend `raw`), same prompt tokens, alternating."""
     from app.llm.base import TurnCompleted, TurnRequest
 
     messages = ({"role": "user", "content": GEN_PROMPT},)
     request = TurnRequest(messages=messages, max_tokens=GEN_TOKENS, temperature=0.0)
     model.reset()
     prompt = [e for e in model.generate(request) if isinstance(e, TurnCompleted)][-1].prompt
-    tokens = prompt_tokens(raw, prompt)
-    grammar_text = model.dialect.grammar((), (), False)
-    grammar = _grammar(grammar_text)
     stats: list[dict] = []
-    ours, theirs = interleaved(lambda: _burrow_decode(model, request, stats),
-                               lambda: _raw_decode(raw, tokens, grammar, stats), max(ctx.reps, reps))
+    if against_burrow:
+        tokens, grammar = [], None
+        reference = lambda: _burrow_decode(raw, request, stats)  # noqa: E731
+    else:
+        tokens = prompt_tokens(raw, prompt)
+        grammar = _grammar(model.dialect.grammar((), (), False))
+        reference = lambda: _raw_decode(raw, tokens, grammar, stats)  # noqa: E731
+    ours, theirs = interleaved(lambda: _burrow_decode(model, request, stats), reference, max(ctx.reps, reps))
     key, title, unit, target = spec
     details = {"burrow_tps": ours, "raw_tps": theirs, "runs": stats, "max_tokens": GEN_TOKENS,
                "pair_ratios": [a / b for a, b in zip(ours, theirs, strict=True)],
                "grammar_on_both": grammar is not None, "prompt_tokens": len(tokens),
                "reference": "Llama.create_completion(stream=True), same tokens, greedy, same samplers"}
+    if against_burrow:
+        details.update(reference="Burrow's backend, decode threads fixed", prompt_tokens=len(prompt_tokens(
+            raw._llm, prompt)), picked=getattr(model, "_threads", None) and model._threads.describe())
     return FigureResult(key, title, unit, target, median(ours), median(theirs),
-                        "raw llama-cpp-python", details=details)
+                        "Burrow, decode threads fixed at half" if against_burrow else "raw llama-cpp-python",
+                        details=details)
 
 
 def _grammar(text: str | None) -> Any:

@@ -50,6 +50,11 @@ class SettingsDialog(QDialog):
 
         self.n_ctx = _spin("n_ctx", settings.n_ctx, "Context size in tokens")
         self.n_threads = _spin("n_threads", settings.n_threads, "Threads")
+        # 0: the backend times half and all of the threads while generating and keeps the faster
+        self.decode_threads = _spin("decode_threads", settings.decode_threads, "Generation threads")
+        self.decode_threads.setSpecialValueText("timed (the faster)")
+        self.decode_threads.setToolTip("Threads for each generated word. Timed: Burrow tries half and "
+                                       "all of the threads while answering and keeps the faster.")
         self.temperature = QDoubleSpinBox()
         self.temperature.setRange(*(float(b) for b in field_bounds("temperature")))
         self.temperature.setSingleStep(0.1)
@@ -78,6 +83,7 @@ class SettingsDialog(QDialog):
         form = QFormLayout()
         form.addRow("Context size (tokens)", self.n_ctx)
         form.addRow("Threads", self.n_threads)
+        form.addRow("Generation threads", self.decode_threads)
         form.addRow("Temperature", self.temperature)
         form.addRow("Step budget (model turns)", self.max_steps)
         form.addRow("Secrets", self.secrets_policy)
@@ -93,6 +99,7 @@ class SettingsDialog(QDialog):
 
     def values(self) -> dict[str, object]:
         return {"n_ctx": self.n_ctx.value(), "n_threads": self.n_threads.value(),
+                "decode_threads": self.decode_threads.value(),
                 "temperature": round(self.temperature.value(), 2), "max_steps": self.max_steps.value(),
                 "secrets_policy": self.secrets_policy.isChecked(),
                 "respect_gitignore": self.respect_gitignore.isChecked(), "theme": self.theme.currentText()}

@@ -187,6 +187,7 @@ def test_spin_box_ranges_are_what_validation_accepts(window: MainWindow) -> None
 
     dialog = window.open_settings()
     for box, field in ((dialog.n_ctx, "n_ctx"), (dialog.n_threads, "n_threads"),
+                       (dialog.decode_threads, "decode_threads"),
                        (dialog.max_steps, "max_steps"), (dialog.temperature, "temperature")):
         for value in (box.minimum(), box.maximum()):
             Settings(**{field: value})  # accepted at both ends

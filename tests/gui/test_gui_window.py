@@ -115,13 +115,15 @@ def test_settings_dialog_refuses_invalid_values_then_saves(window: MainWindow, h
     dialog.n_ctx.setValue(4096)
     dialog.temperature.setValue(0.5)
     dialog.theme.setCurrentText("dark")
+    assert dialog.decode_threads.value() == 0 and dialog.decode_threads.text() == "timed (the faster)"
+    dialog.decode_threads.setValue(1)
     assert dialog.respect_gitignore.isChecked()
     dialog.respect_gitignore.setChecked(False)  # an sdist whose .gitignore names its own sources
     dialog.buttons.button(dialog.buttons.StandardButton.Save).click()
     assert not dialog.isVisible()
     reloaded = SessionController(app_paths()).settings
     assert (reloaded.n_ctx, reloaded.temperature, reloaded.theme) == (4096, 0.5, "dark")
-    assert reloaded.respect_gitignore is False
+    assert reloaded.respect_gitignore is False and reloaded.decode_threads == 1
     assert window.dark
 
 
