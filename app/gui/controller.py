@@ -93,6 +93,16 @@ class HistoryLoad:
 ModelLoader = Callable[[Path, "Settings"], "ChatModel"]
 
 
+def warm_question_modules() -> None:
+    """Import what the first question and the model discovery run (the harness, the tools, the
+    server client) on a worker thread beside the first model load, which spends most of its time in
+    llama.cpp without the GIL. Imported when the question starts instead, by its worker and the
+    discovery's at once, they kept the UI thread from the GIL for 20-90 ms (`make bench`'s ui_stall
+    on the slower 2-core machine of 2026-12-06, gaps 0.02-0.06 s after the model loaded)."""
+    import app.harness.session  # noqa: F401
+    import app.llm.server_discovery  # noqa: F401
+
+
 def default_model_loader(path: Path, settings: Settings) -> ChatModel:
     """The real llama-cpp backend, imported only when a model is loaded."""
     from app.llm.llama_backend import load_model

@@ -257,11 +257,17 @@ class MainWindow(QMainWindow):
 
     # models ------------------------------------------------------------------------------
     def start_background(self) -> None:
-        """After the window has painted: warm the renderer up beside the first model load (the
-        load spends most of its time in llama.cpp without the GIL), then discovery."""
+        """After the window has painted: warm the renderer up and import what a question runs
+        beside the first model load (the load spends most of its time in llama.cpp without the
+        GIL), then discovery."""
         from app.gui import render
+        from app.gui.controller import warm_question_modules
 
-        self.background.run(render.warm_up, lambda _html: None, lambda _msg: None)
+        def warm_up() -> None:
+            render.warm_up()
+            warm_question_modules()
+
+        self.background.run(warm_up, lambda _none: None, lambda _msg: None)
         self.models.start(self._initial_model)
 
     def load_model(self, path: str, remember: bool = False) -> None:

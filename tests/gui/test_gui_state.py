@@ -291,3 +291,16 @@ def test_a_real_run_emits_index_progress_before_the_question(qtbot, home: Path, 
     kinds = [type(e).__name__ for e in seen]
     assert kinds[-1] == "RunStarted" and kinds[-2] == "IndexReady" and "IndexProgress" in kinds
     assert seen[-2].files == 60 and any(getattr(e, "done", 0) == 60 for e in seen)
+
+
+def test_the_question_modules_are_imported_beside_the_model_load() -> None:
+    """start_background imports what a question runs on a worker thread; a renamed module would
+    fail there silently (the warm-up reports nothing), so the names are checked here."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from app.gui.controller import warm_question_modules; warm_question_modules(); "
+            "print(all(m in sys.modules for m in ('app.harness.session', 'app.harness.loop', "
+            "'app.llm.server_discovery')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"

@@ -45,6 +45,26 @@ def test_bos_eos_text_read_from_token_list(tmp_path: Path) -> None:
     assert h.quantization == "Q4_K_M" and h.context_length == 4096 and h.name == "Tiny Test"
 
 
+@pytest.mark.parametrize("bos,eos,expected", [
+    (3, 1, {"bos": "hello", "eos": "<s>"}),  # EOS before BOS in the list: read in one walk
+    (2, 2, {"bos": "</s>", "eos": "</s>"}),  # one token for both
+    (1, 9, {"bos": "<s>"}),  # an id past the list names no text
+])
+def test_bos_eos_texts_in_any_order(tmp_path: Path, bos: int, eos: int, expected: dict) -> None:
+    meta = [(k, t, bos if k.endswith("bos_token_id") else eos if k.endswith("eos_token_id") else v)
+            for k, t, v in chat_model_metadata()]
+    assert read_header(write_gguf(tmp_path / "t.gguf", meta)).token_texts == expected
+
+
+def test_a_string_list_cut_inside_is_a_truncated_file(tmp_path: Path) -> None:
+    data = gguf_bytes(chat_model_metadata())
+    start = data.index(b"hello") - 8  # the last token's length
+    for cut in (start + 3, start + 10):  # inside its length, inside its bytes
+        (tmp_path / "cut.gguf").write_bytes(data[:cut])
+        with pytest.raises(ModelLoadError, match="truncated"):
+            read_header(tmp_path / "cut.gguf")
+
+
 @pytest.mark.parametrize("n,label", [(134_515_008, "135M"), (7_241_732_096, "7.2B"), (999, "999")])
 def test_parameter_labels(n: int, label: str) -> None:
     assert format_parameters(n) == label
