@@ -36,7 +36,9 @@ def model():
         pytest.skip("the default model is not installed (run `make setup`)")
     from app.llm.llama_backend import load_model
 
-    return load_model(REAL_MODEL, Settings(n_ctx=4096))
+    # one decode thread count: a switch mid-reply (app.llm.decode_threads, tested on its own in
+    # test_decode_threads.py) may change a near-tie token, and these tests compare replies
+    return load_model(REAL_MODEL, Settings(n_ctx=4096, decode_threads=1))
 
 
 def _run(model, request: TurnRequest, cancel: threading.Event | None = None):
