@@ -57,9 +57,11 @@ class Settings(BaseModel):
     n_ctx: int = Field(8192, ge=512, le=262144, description="context size in tokens")
     n_threads: int = Field(default_factory=_physical_cores, ge=1, le=256)
     n_batch: int = Field(512, ge=16, le=8192)
-    decode_threads: int = Field(0, ge=0, le=256, description="threads generating each token; 0: timed "
-                                "while generating, the faster of half and all of n_threads "
-                                "(app/llm/decode_threads.py)")
+    decode_threads: int = Field(0, ge=0, le=256, description="threads generating each token; 0: half "
+                                "of n_threads (cpu_backends.generation_threads)")
+    time_decode_threads: bool = Field(False, description="time half and all of n_threads while "
+                                      "generating and keep the faster (app/llm/decode_threads.py); "
+                                      "off: with OpenMP waiting passively the gain was small")
     flash_attn: bool = Field(True, description="llama.cpp's fused attention: prompts ~6% faster on CPU "
                              "with the 1.5B default (docs/eval.md)")
     use_mmap: bool = True

@@ -10,6 +10,12 @@ import tempfile
 import time
 from pathlib import Path
 
+# OpenMP's wait policy as the app sets it (app.llm.llama_backend, before libgomp loads): the model
+# group imports llama_cpp for its raw side before Burrow's backend, and every group runs in a child
+# that inherits this, so both sides of every figure wait passively as `ask` and the window do.
+# Until 2026-12-06 the model figures ran with OpenMP's default (spinning) policy.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 from bench.context import DEFAULT_MODEL, BenchContext, find_rg, stdlib_tree
 from bench.fixture import write_fixture
 from bench.groups import GROUPS

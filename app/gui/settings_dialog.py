@@ -50,11 +50,11 @@ class SettingsDialog(QDialog):
 
         self.n_ctx = _spin("n_ctx", settings.n_ctx, "Context size in tokens")
         self.n_threads = _spin("n_threads", settings.n_threads, "Threads")
-        # 0: the backend times half and all of the threads while generating and keeps the faster
+        # 0: half of the threads (each generated token's small products hand off badly to more)
         self.decode_threads = _spin("decode_threads", settings.decode_threads, "Generation threads")
-        self.decode_threads.setSpecialValueText("timed (the faster)")
-        self.decode_threads.setToolTip("Threads for each generated word. Timed: Burrow tries half and "
-                                       "all of the threads while answering and keeps the faster.")
+        self.decode_threads.setSpecialValueText("half of the threads")
+        self.decode_threads.setToolTip("Threads for each generated word (the question itself is read "
+                                       "with all of them).")
         self.temperature = QDoubleSpinBox()
         self.temperature.setRange(*(float(b) for b in field_bounds("temperature")))
         self.temperature.setSingleStep(0.1)

@@ -105,10 +105,12 @@ def load_model(path: str | Path, settings: Settings | None = None,
 
 def decode_choices(settings: Settings) -> tuple[int, ...]:
     """The thread counts a token may be generated with, the first one to start: a fixed
-    `decode_threads`, else half (cpu_backends.generation_threads) and all of `n_threads`, timed."""
+    `decode_threads`, else half of `n_threads` (cpu_backends.generation_threads), and with
+    `time_decode_threads` all of them too, timed against it."""
     if settings.decode_threads:
         return (settings.decode_threads,)
-    return tuple(dict.fromkeys((generation_threads(settings.n_threads), settings.n_threads)))
+    half = generation_threads(settings.n_threads)
+    return tuple(dict.fromkeys((half, settings.n_threads))) if settings.time_decode_threads else (half,)
 
 
 def _dialect_for(header: GGUFHeader) -> Dialect:

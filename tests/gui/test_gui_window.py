@@ -115,7 +115,7 @@ def test_settings_dialog_refuses_invalid_values_then_saves(window: MainWindow, h
     dialog.n_ctx.setValue(4096)
     dialog.temperature.setValue(0.5)
     dialog.theme.setCurrentText("dark")
-    assert dialog.decode_threads.value() == 0 and dialog.decode_threads.text() == "timed (the faster)"
+    assert dialog.decode_threads.value() == 0 and dialog.decode_threads.text() == "half of the threads"
     dialog.decode_threads.setValue(1)
     assert dialog.respect_gitignore.isChecked()
     dialog.respect_gitignore.setChecked(False)  # an sdist whose .gitignore names its own sources

@@ -104,10 +104,11 @@ def test_one_count_is_never_switched(choices) -> None:
 def test_settings_choose_the_counts() -> None:
     from app.llm.llama_backend import decode_choices
 
-    assert decode_choices(Settings(n_threads=2)) == (1, 2)
-    assert decode_choices(Settings(n_threads=8)) == (4, 8)
-    assert decode_choices(Settings(n_threads=1)) == (1,)
-    assert decode_choices(Settings(n_threads=8, decode_threads=3)) == (3,)
+    assert decode_choices(Settings(n_threads=2)) == (1,)  # the default: half, not timed
+    assert decode_choices(Settings(n_threads=2, time_decode_threads=True)) == (1, 2)
+    assert decode_choices(Settings(n_threads=8, time_decode_threads=True)) == (4, 8)
+    assert decode_choices(Settings(n_threads=1, time_decode_threads=True)) == (1,)
+    assert decode_choices(Settings(n_threads=8, decode_threads=3, time_decode_threads=True)) == (3,)
 
 
 @pytest.mark.real_model
@@ -119,7 +120,7 @@ def test_the_real_backend_switches_threads_mid_reply_and_writes_the_same_tokens(
 
     request = TurnRequest(messages=({"role": "user", "content": "Explain how a hash table works."},),
                           temperature=0.0, max_tokens=3 * PROBE_TOKENS + 4)
-    auto = load_model(REAL_MODEL, Settings(n_ctx=2048, n_threads=2))
+    auto = load_model(REAL_MODEL, Settings(n_ctx=2048, n_threads=2, time_decode_threads=True))
     applied: list[int] = []
     apply = auto._threads._apply
     auto._threads._apply = lambda n: (applied.append(n), apply(n))
