@@ -198,9 +198,24 @@ def measured_policy(model_name: str) -> str:
     return next((e.policy for e in entries if e.name == model_name), "")
 
 
+# Headers already read, by (file, size, modification time): the window discovers models after each
+# model load and each answer, and a header holds the tokenizer's 50-150k strings to step over.
+_DESCRIBED: dict[tuple[str, int, int, str], ModelInfo] = {}
+
+
 def describe_model(path: str | Path, source: str = "") -> ModelInfo:
-    """A ModelInfo from the file's header alone; ModelLoadError if it is not a usable GGUF."""
-    return describe_header(read_header(path), source)
+    """A ModelInfo from the file's header alone; ModelLoadError if it is not a usable GGUF. A file
+    read before and unchanged since (same size and modification time) is not read again."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return describe_header(read_header(path), source)  # read_header says what is wrong
+    key = (os.fspath(path), stat.st_size, stat.st_mtime_ns, source)
+    if key not in _DESCRIBED:
+        if len(_DESCRIBED) >= 512:
+            _DESCRIBED.clear()
+        _DESCRIBED[key] = describe_header(read_header(path), source)
+    return _DESCRIBED[key]
 
 
 def discover_models(home: Path | None = None, paths: AppPaths | None = None,

@@ -120,6 +120,25 @@ def test_describe_model_with_chatml_template(tmp_path: Path) -> None:
     assert info.chat_template == CHATML and info.dialect and info.size_bytes > 0
 
 
+def test_a_model_file_unchanged_since_is_not_read_again(tmp_path: Path, monkeypatch) -> None:
+    import os
+
+    from app.llm import catalog
+
+    reads: list[str] = []
+    real = catalog.read_header
+    monkeypatch.setattr(catalog, "read_header", lambda p: (reads.append(str(p)), real(p))[1])
+    path = write_gguf(tmp_path / "x.gguf", template=CHATML)
+    first, again = describe_model(path), describe_model(path)
+    assert first == again and len(reads) == 1
+    write_gguf(path, template=CHATML, name="Renamed")  # replaced: another size and time
+    os.utime(path, ns=(1, 1))
+    assert describe_model(path).name == "Renamed" and len(reads) == 2
+    path.write_bytes(b"broken now")  # an unusable file is never answered from before
+    with pytest.raises(ModelLoadError):
+        describe_model(path)
+
+
 def test_describe_bad_file_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(ModelLoadError):
         describe_model(tmp_path)
