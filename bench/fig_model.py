@@ -71,12 +71,9 @@ def measure(ctx: BenchContext) -> list[FigureResult]:
 def _two_decode_threads(ctx: BenchContext, model: Any, raw: Any) -> FigureResult:
     """GEN2, measured last: with only one thread (`--threads 1`, or a busy machine), two decode
     threads stall each other at every token (3 tok/s at load 7 here) and would use up the group."""
-    import os
 
-    load, cores = os.getloadavg()[0], os.cpu_count() or 1
-    if ctx.threads < 2 or load >= cores:
-        return FigureResult(*GEN2, note=f"not measured: {ctx.threads} thread(s), load {load:.1f} on {cores} "
-                                        "cores; run with --threads 2 on an idle machine")
+    if note := _one_count_only(ctx):
+        return FigureResult(*GEN2, note=note + "; run with --threads 2 on an idle machine")
     return guarded(GEN2, lambda c: _with_decode_threads(2, model, raw, lambda: measure_generation(
         c, model, raw, GEN2, 5)), ctx)
 
@@ -85,21 +82,38 @@ def _timed_threads(ctx: BenchContext, settings: Any, fixed: Any) -> FigureResult
     """TIMED: Burrow with `time_decode_threads` on (opt-in: app.llm.decode_threads), against the
     same backend with the count fixed at the half it starts with (the default); both Burrow's, so
     the ratio is what the timing gains, or costs (its probes, where two threads are slower)."""
-    import os
-
     from app.llm.llama_backend import load_model
 
-    load, cores = os.getloadavg()[0], os.cpu_count() or 1
-    if ctx.threads < 2 or load >= cores:
-        return FigureResult(*TIMED, note=f"not measured: {ctx.threads} thread(s), load {load:.1f} on {cores} "
-                                         "cores; one count has nothing to time against")
+    if note := _one_count_only(ctx):
+        return FigureResult(*TIMED, note=note + "; one count has nothing to time against")
 
     def measure(c: BenchContext) -> FigureResult:
         timed = load_model(ctx.model_path,
                            settings.model_copy(update={"decode_threads": 0, "time_decode_threads": True}))
-        return measure_generation(c, timed, fixed, TIMED, 5, against_burrow=True)
+        timed.reset()
+        list(timed.generate(_gen_request()))  # the timer's first probes, as after a load
+        stats: list[dict] = []
+        ours, theirs = interleaved(lambda: _burrow_decode(timed, _gen_request(), stats),
+                                   lambda: _burrow_decode(fixed, _gen_request(), stats), max(c.reps, 5))
+        details = {"timed_tps": ours, "fixed_tps": theirs, "runs": stats, "max_tokens": GEN_TOKENS,
+                   "pair_ratios": [a / b for a, b in zip(ours, theirs, strict=True)],
+                   "picked": timed._threads.describe()}
+        return FigureResult(*TIMED, median(ours), median(theirs), "Burrow, decode threads fixed at half",
+                            details=details)
 
     return guarded(TIMED, measure, ctx)
+
+
+def _one_count_only(ctx: BenchContext) -> str:
+    """Why two decode thread counts cannot be compared now ('' when they can): one thread given,
+    or a busy machine, where two passive decode threads stall each other at every token (3 tok/s
+    at load 7 here) and would use up the group."""
+    import os
+
+    load, cores = os.getloadavg()[0], os.cpu_count() or 1
+    if ctx.threads < 2 or load >= cores:
+        return f"not measured: {ctx.threads} thread(s), load {load:.1f} on {cores} cores"
+    return ""
 
 
 def _with_decode_threads(n: int, model: Any, raw: Any, measure: Any) -> FigureResult:
@@ -154,36 +168,32 @@ def _raw_decode(raw: Any, tokens: list[int], grammar: Any, stats: list[dict]) ->
     return (generated - 1) / max(1e-9, end - first)
 
 
-def measure_generation(ctx: BenchContext, model: Any, raw: Any, spec: tuple = GEN, reps: int = 5,
-                       against_burrow: bool = False) -> FigureResult:
-    """Burrow's decode rate against raw llama-cpp-python's (or, `against_burrow`, against a second
-    Burrow backend `raw`), same prompt tokens, alternating."""
-    from app.llm.base import TurnCompleted, TurnRequest
+def _gen_request() -> Any:
+    from app.llm.base import TurnRequest
 
-    messages = ({"role": "user", "content": GEN_PROMPT},)
-    request = TurnRequest(messages=messages, max_tokens=GEN_TOKENS, temperature=0.0)
+    return TurnRequest(messages=({"role": "user", "content": GEN_PROMPT},), max_tokens=GEN_TOKENS,
+                       temperature=0.0)
+
+
+def measure_generation(ctx: BenchContext, model: Any, raw: Any, spec: tuple = GEN, reps: int = 5) -> FigureResult:
+    from app.llm.base import TurnCompleted
+
+    request = _gen_request()
     model.reset()
     prompt = [e for e in model.generate(request) if isinstance(e, TurnCompleted)][-1].prompt
+    tokens = prompt_tokens(raw, prompt)
+    grammar_text = model.dialect.grammar((), (), False)
+    grammar = _grammar(grammar_text)
     stats: list[dict] = []
-    if against_burrow:
-        tokens, grammar = [], None
-        reference = lambda: _burrow_decode(raw, request, stats)  # noqa: E731
-    else:
-        tokens = prompt_tokens(raw, prompt)
-        grammar = _grammar(model.dialect.grammar((), (), False))
-        reference = lambda: _raw_decode(raw, tokens, grammar, stats)  # noqa: E731
-    ours, theirs = interleaved(lambda: _burrow_decode(model, request, stats), reference, max(ctx.reps, reps))
+    ours, theirs = interleaved(lambda: _burrow_decode(model, request, stats),
+                               lambda: _raw_decode(raw, tokens, grammar, stats), max(ctx.reps, reps))
     key, title, unit, target = spec
     details = {"burrow_tps": ours, "raw_tps": theirs, "runs": stats, "max_tokens": GEN_TOKENS,
                "pair_ratios": [a / b for a, b in zip(ours, theirs, strict=True)],
                "grammar_on_both": grammar is not None, "prompt_tokens": len(tokens),
                "reference": "Llama.create_completion(stream=True), same tokens, greedy, same samplers"}
-    if against_burrow:
-        details.update(reference="Burrow's backend, decode threads fixed", prompt_tokens=len(prompt_tokens(
-            raw._llm, prompt)), picked=getattr(model, "_threads", None) and model._threads.describe())
     return FigureResult(key, title, unit, target, median(ours), median(theirs),
-                        "Burrow, decode threads fixed at half" if against_burrow else "raw llama-cpp-python",
-                        details=details)
+                        "raw llama-cpp-python", details=details)
 
 
 def _grammar(text: str | None) -> Any:

@@ -1,23 +1,17 @@
-"""How many threads generate each token: measured while generating, not fixed in advance.
+"""How many threads generate each token, timed while generating (opt-in: `time_decode_threads`).
 
 A prompt is one big batch and uses every thread (`n_threads`); a reply is generated one token at a
 time, where each token's dozens of small matrix products hand work to the other threads and wait
-for them. Whether that hand-off pays depends on the machine and on what else runs on it, and the
-two differ by a factor of two either way. Measured with the 1.5B default on 2 cores (2026-12-06,
-tokens/s, three turns each):
-
-| machine state | 1 thread | 2 threads |
-|---|---|---|
-| idle | 20.4-20.8 | 28.0-29.3 |
-| one other busy program | 16.8-20.5 | 8.7-11.2 |
-| two other busy programs | 10.6-15.4 | 4.1-5.9 |
-
-(A 2-core machine of an earlier session measured 23.1 against 15.6 for the 0.5B, idle, which is why
-Burrow decoded with half its threads.) So the backend tries both: it generates a few tokens with
-each count, keeps the faster, and tries the other again every few hundred tokens, since other
-programs come and go. A token's time is the wait between two tokens of a reply (its evaluation
-and its sampling); the first token of a reply (the prompt's evaluation) and the first token after a
-switch (threads waking) are not counted.
+for them. Whether that hand-off pays depends on the machine, on what else runs on it and on
+OpenMP's wait policy. With the passive policy the app sets (app.llm.llama_backend), measured
+2026-12-06 on 2 cores: SmolLM2 37-40 tokens/s with two threads against 83 with one; the 1.5B
+default 15.0-17.7 against 14.2-15.6. (Spinning threads, OpenMP's default, made two threads ~1.5x
+faster on the idle machine and collapsed when other programs were busy.) So Burrow decodes with
+half its threads by default, and this timer is opt-in: it generates a few tokens with each count,
+keeps the faster, and tries the other again every few hundred tokens, since other programs come
+and go. A token's time is the wait between two tokens of a reply (its evaluation and its
+sampling); the first token of a reply (the prompt's evaluation) and the first token after a switch
+(threads waking) are not counted.
 """
 
 from __future__ import annotations

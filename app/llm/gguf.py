@@ -102,7 +102,10 @@ class _Cursor:
 
     def need(self, n: int) -> None:
         if n < 0 or self.pos + n > len(self.buf):
-            raise ModelLoadError(f"{self.path}: truncated GGUF file (header ends early at byte {self.pos})")
+            raise self.truncated()
+
+    def truncated(self) -> ModelLoadError:
+        return ModelLoadError(f"{self.path}: truncated GGUF file (header ends early at byte {self.pos})")
 
     def scalar(self, fmt: str) -> Any:
         size = struct.calcsize(fmt)
@@ -134,8 +137,8 @@ class _Cursor:
         except struct.error:  # a length read past the end
             pos = end + 1
         if pos > end:
-            self.pos = start
-            self.need(end + 1 - start)  # raises: truncated
+            self.pos = start  # the string that runs past the end
+            raise self.truncated()
         self.pos = pos
 
 
