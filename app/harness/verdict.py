@@ -666,7 +666,19 @@ def _holds(line: str, claim: str) -> bool:
         return True
     if found := _QUALIFIED.fullmatch(claim):
         return _whole(line, found.group(1))
-    return claim in line or (_SPACED_CODE.search(claim) is not None and _unspaced(claim) in _unspaced(line))
+    if claim in line or (_SPACED_CODE.search(claim) is not None and _unspaced(claim) in _unspaced(line)):
+        return True
+    bare = _DECLARED.sub("", claim, count=1)
+    return bare != claim and _SPACED_CODE.search(bare) is not None and _holds(line, bare)
+
+
+# A declaration quoted with the keyword its block leaves out is the same code: Go's `const (` and
+# `var (` blocks, Rust's and TypeScript's modifiers (a user's check on cenkalti/backoff: the right
+# "`const DefaultMaxElapsedTime = 15 * time.Minute`" was partly backed, the line reading
+# `DefaultMaxElapsedTime = 15 * time.Minute` inside `const (`). Only code long enough to hold code
+# punctuation (see _SPACED_CODE) is compared without it: `const x` is no claim that `x` holds.
+_DECLARED = re.compile(r"^(?:(?:export|pub(?:\([\w:]+\))?|public|private|protected|static|final|readonly|"
+                       r"const|let|var|val|mut)\s+)+")
 
 
 # A code claim the model wrote with its spaces moved (`err:= f.parseArgs(arguments, set)` for

@@ -201,6 +201,21 @@ def test_code_quoted_with_its_spaces_moved_is_the_same_code() -> None:
     assert not _holds("return f(x)", "f (x)") and not _holds("maxsize = 3", "max size = 3")
 
 
+def test_a_declaration_quoted_with_its_blocks_keyword_is_the_same_code() -> None:
+    """A user's check on cenkalti/backoff: the right "`const DefaultMaxElapsedTime = 15 *
+    time.Minute`" was partly backed; the line sits in a `const (` block and reads without `const`."""
+    lines = {LineSpan("exponential.go", 78, 78): "const (",
+             LineSpan("exponential.go", 80, 80): "\tDefaultMaxElapsedTime = 15 * time.Minute"}
+    question = "What is the default maximum elapsed time of an ExponentialBackOff?"
+    answer = "It is 15 minutes: `const DefaultMaxElapsedTime = 15 * time.Minute`."
+    verdict = judge(answer, question, lines)
+    assert verdict.support is Support.BACKED and not verdict.missing
+    assert verdict.backing[0].span.start_line == 80
+    assert _holds("pub(crate) max_retries: u32 = 3,", "pub max_retries: u32 = 3")  # modifiers differ too
+    # a short name is no code: `const x` is not held by a line that only names x
+    assert not _holds("x = compute()", "const x") and not _holds("limit = 10", "static limit")
+
+
 def test_a_number_is_held_by_the_same_number_however_it_is_written() -> None:
     """A user's check on tenacity: "The default base of wait_exponential is 2.0" was not backed by
     `exp_base: float = 2`; and `2` is no claim that `2.5` holds."""
