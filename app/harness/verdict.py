@@ -495,7 +495,63 @@ def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[Li
         return kept_from
     if MESSAGE_QUESTION.search(question) and (why := _message_unquoted(answer, claims, f.backing)):
         return (), why, claims.key[0]
+    if beyond := _listed_past_the_list(answer, claims, lines):
+        listing, extra = beyond
+        where = f"{listing[0].span.path}:{listing[0].span.start_line}"
+        return listing, f"{', '.join(extra)} (not in the list at {where})", ""
     return None
+
+
+# A list answer rests on the shown list it copies: items it adds that the list lacks, though some
+# other line holds them, are not backed by it (a user's check on ky: "Which HTTP methods are retried
+# by default?" listed the six of `@default ['get', 'put', 'head', 'delete', 'options', 'trace']`
+# plus `post` and `patch`, from another file's list of every method, and was backed).
+LIST_MIN = 3  # items of the answer's list one shown stretch of lines must hold to be its list
+LIST_WINDOW = 12  # lines of one file a list may span (an if/elif chain of four cases: 11)
+_BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+(.+?)\s*$", re.MULTILINE)
+_ITEM = r"(?:`[^`\n]{1,40}`|'[^'\n]{1,40}'|\"[^\"\n]{1,40}\"|\d+(?:\.\d+)*)"
+_INLINE_LIST = re.compile(rf"{_ITEM}(?:\s*,\s*(?:(?:and|or)\s+)?{_ITEM}|\s+(?:and|or)\s+{_ITEM}){{2,}}")
+
+
+def _list_items(answer: str) -> list[str]:
+    """The items of the lists an answer writes (bullets, or three or more values in a row), each as
+    a claim is written (lower-case, without its quotes): its first value, or the whole short item."""
+    items = []
+    for item in _BULLET.findall(answer):
+        value = re.match(_ITEM, item)
+        items.append((value.group(0) if value else item) if value or len(item) <= 40 else "")
+    for run in _INLINE_LIST.finditer(answer):
+        items += re.findall(_ITEM, run.group(0))
+    return list(dict.fromkeys(i.strip("`'\"").lower() for i in items if i.strip("`'\"")))
+
+
+def _listed_past_the_list(answer: str, claims: Claims,
+                          lines: dict[LineSpan, str]) -> tuple[tuple[ShownLine, ...], tuple[str, ...]] | None:
+    """The stretch of shown lines holding most of the answer's list, and the items of the list it
+    lacks that other lines hold; None when no stretch holds LIST_MIN items or it holds them all."""
+    items = [i for i in _list_items(answer) if i in claims.key]
+    if len(items) <= LIST_MIN:
+        return None
+    by_path: dict[str, list[tuple[int, str]]] = {}
+    for span, text in lines.items():
+        by_path.setdefault(span.path, []).append((span.start_line, text.lower()))
+    best: tuple[int, list[tuple[int, str]], str] = (0, [], "")
+    for path, rows in by_path.items():
+        rows.sort()
+        for at, (start, _) in enumerate(rows):
+            window = [r for r in rows[at:] if r[0] < start + LIST_WINDOW]
+            held = sum(any(_holds(text, i) for _, text in window) for i in items)
+            best = max(best, (held, window, path), key=lambda b: b[0])
+    held, window, path = best
+    if held < LIST_MIN:
+        return None
+    beyond = tuple(i for i in items if not any(_holds(text, i) for _, text in window)
+                   and any(_holds(text.lower(), i) for text in lines.values()))
+    if not beyond:
+        return None
+    listing = tuple(ShownLine(LineSpan(path, n, n), lines[LineSpan(path, n, n)]) for n, text in window
+                    if any(_holds(text, i) for i in items))
+    return listing[:CLOSEST_LINES], beyond
 
 
 def _message_unquoted(answer: str, claims: Claims, backing: tuple[ShownLine, ...]) -> str:
@@ -700,9 +756,16 @@ _PLAIN_NUMBER = re.compile(r"(?:0|[1-9]\d*)(?:\.\d+)?")  # `01` (a date's, a tim
 _NUMBER_IN_LINE = re.compile(r"(?<![\w.])(?:0|[1-9]\d*)(?:\.\d+)?(?![\w]|\.\d)")
 
 
+# ... but only where the line sets or passes it: a number compared against (`if abs_bytes == 1`)
+# holds a value written the same, not another spelling of it (a user's check on humanize: the wrong
+# "naturalsize returns '1.0 million'" was backed by `if abs_bytes == 1 and not gnu:`).
+_COMPARED = re.compile(r"(?:[=!<>]=|(?<![=-])[<>])\s*$")
+
+
 def _holds_number(line: str, claim: str) -> bool:
     value = float(claim)
-    return any(float(number) == value for number in _NUMBER_IN_LINE.findall(line))
+    return any(float(m.group()) == value and (m.group() == claim or not _COMPARED.search(line[:m.start()]))
+               for m in _NUMBER_IN_LINE.finditer(line))
 
 
 def _whole(line: str, name: str) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.harness.events import AnswerCompleted
 from app.harness.records import event_from_dict, event_to_dict
-from app.harness.verdict import ShownLine, Support, _holds, claims_of, judge
+from app.harness.verdict import ShownLine, Support, _holds, _list_items, _listed_past_the_list, claims_of, judge
 from app.llm.base import Usage
 from app.values import LineSpan
 
@@ -225,6 +225,52 @@ def test_a_number_is_held_by_the_same_number_however_it_is_written() -> None:
     assert verdict.support is Support.BACKED and verdict.found == ("2.0",)
     assert not _holds("    ratio = 2.5", "2") and _holds("timeout = 10.0", "10") and not _holds("port = 8080", "80")
     assert not _holds("date = 2006-01-02", "1")  # `01` is text, not the number 1
+
+
+def test_a_number_compared_against_holds_no_other_spelling_of_it() -> None:
+    """A user's check on humanize: the wrong "naturalsize returns '1.0 million' for 1000000 bytes"
+    (it returns '1.0 MB'; '1.0 million' is intword's) was backed by `if abs_bytes == 1 and not gnu:`,
+    as 1.0 is 1."""
+    lines = {LineSpan("src/humanize/filesize.py", 34, 34): "def naturalsize(",
+             LineSpan("src/humanize/filesize.py", 40, 40):
+                 '    """Format a number of bytes like a human-readable filesize (e.g. 10 kB).',
+             LineSpan("src/humanize/filesize.py", 93, 93): "    if abs_bytes == 1 and not gnu:",
+             LineSpan("src/humanize/number.py", 190, 190):
+                 "def intword(value: NumberOrString, format: str = \"%.1f\") -> str:",
+             LineSpan("src/humanize/number.py", 206, 206): "        '1.0 million'"}
+    question = "What does naturalsize return for 1000000 bytes by default?"
+    verdict = judge("The `naturalsize` function returns '1.0 million' by default for 1000000 bytes.", question, lines)
+    assert verdict.support is not Support.BACKED
+    assert not _holds("if abs_bytes == 1 and not gnu:", "1.0") and not _holds("while n >= 2:", "2.0")
+    # the same number as written still counts, and a value set, passed or returned is held in any spelling
+    assert _holds("if abs_bytes == 1 and not gnu:", "1") and _holds("retries => 2,", "2.0")
+    assert _holds("    exp_base: float = 2,", "2.0") and _holds("f(timeout=30)", "30.0")
+
+
+def test_a_list_answer_is_backed_by_the_list_it_copies_not_past_its_end() -> None:
+    """A user's check on ky: "Which HTTP methods are retried by default?" listed the six methods of
+    `@default [...]` and two more from another file's list of every method, and was backed."""
+    lines = {LineSpan("distribution/types/retry.d.ts", 9, 9): "    The HTTP methods allowed to retry.",
+             LineSpan("distribution/types/retry.d.ts", 11, 11):
+                 "    @default ['get', 'put', 'head', 'delete', 'options', 'trace']",
+             LineSpan("distribution/types/retry.d.ts", 13, 13): "    methods?: string[];",
+             LineSpan("distribution/core/constants.js", 3, 3):
+                 "export const requestMethods = ['get', 'post', 'put', 'patch', 'head', 'delete'];"}
+    question = "Which HTTP methods are retried by default?"
+    wrong = ("The HTTP methods that are retried by default are:\n- `get`\n- `put`\n- `head`\n- `delete`\n"
+             "- `options`\n- `trace`\n- `post`\n- `patch`")
+    verdict = judge(wrong, question, lines)
+    assert verdict.support is Support.PARTLY
+    assert any(m.startswith("post, patch (not in the list at distribution/types/retry.d.ts:11")
+               for m in verdict.missing)
+    right = "The HTTP methods retried by default are `get`, `put`, `head`, `delete`, `options` and `trace`."
+    assert judge(right, question, lines).support is Support.BACKED
+    # a list spread over an if/elif chain is one list; a short list (three items) is left alone
+    chain = {LineSpan("signer.py", 200 + 3 * i, 200 + 3 * i): f'        elif self.key_derivation == "{m}":'
+             for i, m in enumerate(("concat", "django-concat", "hmac", "none"))}
+    listed = "- `concat`\n- `django-concat`\n- `hmac`\n- `none`"
+    assert _listed_past_the_list(listed, claims_of(listed, "Which?"), chain) is None
+    assert _list_items("The codes are 413, 429, and 503.") == ["413", "429", "503"]
 
 
 def test_an_example_call_in_the_docs_is_no_default() -> None:
