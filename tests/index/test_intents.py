@@ -266,3 +266,32 @@ def test_a_class_field_ranks_its_class_for_a_question_naming_it(make_index) -> N
     index.refresh()
     top = paths(index.search("What is the default context size n_ctx?", 7))
     assert "app/settings.py" in top[:3], top
+
+
+def test_asked_where_a_name_is_defined_its_definition_comes_first(make_index) -> None:
+    """A user's check on google/uuid: "Where is the Parse function defined?" ranked `func Parse`
+    eighth, below methods whose doc comments say "only defined for Version 2 UUIDs"; the model then
+    named util.go. One name with at most three definitions: they come first. Two names the index
+    defines, or a name defined many times, leave the order to the words."""
+    methods = {f"m{i}.go": f"package uuid\n\n// Field{i} returns part {i}. It is only defined for\n"
+                           f"// Version 2 UUIDs, as the function's doc says.\n"
+                           f"func (uuid UUID) Field{i}() int {{\n\treturn int(uuid[{i}])\n}}\n" for i in range(8)}
+    index = make_index({
+        **methods,
+        "uuid.go": "package uuid\n\ntype UUID [16]byte\n\n"
+                   "func Parse(s string) (UUID, error) {\n\tvar uuid UUID\n\tif len(s) != 36 {\n"
+                   "\t\treturn uuid, errors.New(\"invalid length\")\n\t}\n\treturn uuid, nil\n}\n",
+        "uuid_test.go": "package uuid\n\nfunc Parse(t string) {}\n",
+    })
+    index.refresh()
+    top = [(h.path, h.symbol) for h in index.search("Where is the Parse function defined?", 5)]
+    assert top[0] == ("uuid.go", "Parse"), top
+    assert ("uuid_test.go", "Parse") not in top[:2]  # a test's helper of the same name is no answer
+    # not a question about a definition, or two defined names: the words decide as before
+    from app.index import ranking
+    from app.index.intent import intent_of
+
+    scored = {1: 5.0}
+    for question in ("Where is the Parse result checked?", "Where is the Field3 function that UUID uses defined?",
+                     "Why does Parse return the declared UUID?"):
+        assert ranking._defined_first(index._store, scored, question, intent_of(question)) is scored
