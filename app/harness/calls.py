@@ -34,6 +34,7 @@ from app.workspace import MissingPathError, Workspace
 
 log = logging.getLogger(__name__)
 DEFINITION_LOOKUPS = 8  # symbol-table rows looked at for one name (definitions come first)
+MEMBER_LOOKUPS = 64  # ... and for the members after them (`Name.method`), which say where it ends
 
 
 @dataclass(frozen=True)
@@ -102,18 +103,26 @@ class ToolExecutor:
         return self._workspace.top_level_summary()
 
     def definitions(self, name: str) -> tuple[LineSpan, ...]:
-        """Where the index's symbol table says `name` is defined (its first lines); () without an
-        index. The answer check compares a "where is X" answer with it."""
+        """Where the index's symbol table says `name` is defined: from the line that names it to the
+        end of its first chunk or of the last member the table lists for it in that file (a class's
+        methods are chunks of their own); () without an index. The answer check compares a "where
+        is X" answer with it."""
         index = self._registry.code_search
         if index is None:
             return ()
         try:
-            hits = index.index_for(self._workspace).find_symbol(name, DEFINITION_LOOKUPS)
+            hits = index.index_for(self._workspace).find_symbol(name, MEMBER_LOOKUPS)
         except Exception:  # the index is a help: a broken one checks nothing
             log.exception("looking up %r in the symbol table failed", name)
             return ()
         bare = name.rsplit(".", 1)[-1]
-        return tuple(LineSpan(h.path, line, line) for h in hits
+        ends: dict[tuple[str, str], int] = {}  # (path, owner) -> the last line of its members
+        for h in hits:
+            if h.symbol and "." in h.symbol:
+                owner = h.symbol.rsplit(".", 1)[0].lower()
+                ends[h.path, owner] = max(ends.get((h.path, owner), 0), h.end_line)
+        return tuple(LineSpan(h.path, line, max(line, h.end_line, ends.get((h.path, h.symbol.lower()), 0)))
+                     for h in hits[:DEFINITION_LOOKUPS]
                      if h.symbol and (h.symbol == name or h.symbol.rsplit(".", 1)[-1] == bare)
                      for line in [_line_naming(h.text, bare, h.start_line)])
 

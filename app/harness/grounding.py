@@ -205,14 +205,52 @@ def _definition_check(text: str, question: str, named: set[str], names: NameLook
     for Lazy` 17 lines below the struct the answer pointed at)."""
     if not asks_where_defined(question) or not (named or folders):
         return None
-    for name in dict.fromkeys([*mentioned_names(text)[1], *mentioned_names(question)[1]]):
+    for name in dict.fromkeys([*mentioned_names(text)[1], *mentioned_names(question)[1], *_plain_named(question)]):
         spans = names.definitions(name)
         if not spans:
             continue
         agree = [s for s in spans if s.path in named or _folder_of(s.path, folders)]
         where = min(agree, key=lambda s: _distance(s, places)) if agree else spans[0]
-        return Definition(name, bool(agree), names.read_lines(where) or (ShownLine(where, name),))
+        line = _first_line(where)
+        return Definition(name, bool(agree), names.read_lines(line) or (ShownLine(line, name),),
+                          bool(agree) and _cited_apart(where, places))
     return _described_definition(question, named, names)
+
+
+# A name a question writes as a plain word, by the kind of thing it is: "Where is the enable function
+# defined?" (a user's check on debug: the answer cited src/common.js:231-269, the end of `setup`, and
+# was backed; `function enable` is at line 162), "Where is Parse defined?".
+_PLAIN_NAMED = re.compile(
+    r"\bthe\s+([A-Za-z_]\w{2,})\s+(?:function|method|class|struct|type|macro|trait|interface|enum|constant)\b|"
+    r"^\s*where\s+(?:is|are)\s+([A-Za-z_]\w{2,})\s+(?:defined|declared)\b", re.IGNORECASE)
+
+
+def _plain_named(question: str) -> list[str]:
+    """Such names, when the question asks where one is defined or declared: the symbol table has
+    a trait's definition, not the file that implements it for a type (tuning3's anyhow-12, "Which
+    file implements the Context trait for Result and Option?", right, was not backed by lib.rs's
+    `pub trait Context`)."""
+    if not re.search(r"\b(?:defin|declar)", question, re.IGNORECASE):
+        return []
+    return [m.group(1) or m.group(2) for m in _PLAIN_NAMED.finditer(question)]
+
+
+# Lines between a definition and the nearest range the answer cites in its file for the answer to
+# point at it (a doc comment or decorator above the line the table has).
+CITED_SLACK = 3
+
+
+def _first_line(span: LineSpan) -> LineSpan:
+    return LineSpan(span.path, span.start_line, span.start_line)
+
+
+def _cited_apart(definition: LineSpan, places: tuple[LineSpan, ...]) -> bool:
+    """The answer cites lines of the definition's file and none of them is in the definition (or
+    CITED_SLACK lines above it): tuning3's qs-07 named lib/utils.js right and cited 254-265, the
+    exports list; `var merge = function merge(` is line 47."""
+    cited = [p for p in places if p.path == definition.path]
+    top = definition.start_line - CITED_SLACK
+    return bool(cited) and not any(p.start_line <= definition.end_line and p.end_line >= top for p in cited)
 
 
 def _distance(span: LineSpan, places: tuple[LineSpan, ...]) -> tuple[float, str, int]:
@@ -239,7 +277,7 @@ def _described_definition(question: str, named: set[str], names: NameLookup) -> 
         return None
     name = found[0][1]
     spans = [s for s in names.definitions(name) if s.path in files]
-    return Definition(name, True, names.read_lines(spans[0]) if spans else ())
+    return Definition(name, True, names.read_lines(_first_line(spans[0])) if spans else ())
 
 
 DEFINITIONS_CITED = 2  # definition lines a "which file" answer cites, at most
@@ -309,7 +347,8 @@ def mentioned_names(text: str) -> tuple[list[str], list[str]]:
     """(paths, symbols) an answer names, in order, without duplicates; URLs and citations' line
     numbers are not names."""
     prose = URL.sub(" ", text)
-    paths = _unique(m.group(0) for m in _PATH.finditer(prose) if m.group(0).lower() not in PRODUCT_NAMES)
+    paths = _unique(m.group(0) for m in _PATH.finditer(_TICKED.sub(_path_or_blank, prose))
+                    if m.group(0).lower() not in PRODUCT_NAMES)
     paths += _unique(c.span.path for c in find_citations(prose) if c.span.path not in paths)
     symbols: list[str] = []
     for ticked in _TICKED.findall(prose):
@@ -320,6 +359,13 @@ def mentioned_names(text: str) -> tuple[list[str], list[str]]:
         symbols.append(match.group(1) or match.group(2))
     return paths, [s for s in _unique(symbols) if s not in paths and not _in_any_path(s, paths)
                    and s.lower() not in WELL_KNOWN_NAMES]
+
+
+def _path_or_blank(code: re.Match[str]) -> str:
+    """A code span that is a path, as written; any other code blanked: the file in `open('foo.toml',
+    'rb')` (a user's check on tomli, quoting an error message) is no file the answer says the
+    workspace has."""
+    return code.group(0) if _PATH.fullmatch(code.group(1).strip().strip("'\"")) else " "
 
 
 def unverified_names(text: str, names: NameLookup, limit: int) -> tuple[str, ...]:

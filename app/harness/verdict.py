@@ -80,6 +80,7 @@ class Definition:
     name: str
     agrees: bool  # the answer names the file that defines it
     lines: tuple[ShownLine, ...]  # the definition's first line
+    cited_apart: bool = False  # ... and cites lines of that file, none of them the definition's
 
 
 @dataclass(frozen=True)
@@ -187,11 +188,11 @@ def claims_of(answer: str, question: str, paths: Iterable[str] = ()) -> Claims:
                   *_MEDIA_TYPE.findall(text)]:
         written = value.strip().strip("`'\"").removesuffix("()")
         value = written.lower()
-        if value and not _said(written, asked_words, asked_text):
+        if value and not _said(written, asked_words, asked_text, question):
             key.setdefault(value, None)
     for word in WORD.findall(_TICKED.sub(" ", text)):
         low = word.lower()
-        if ("_" in word or any(c.isupper() for c in word[1:])) and not _said(word, asked_words, asked_text):
+        if ("_" in word or any(c.isupper() for c in word[1:])) and not _said(word, asked_words, asked_text, question):
             key.setdefault(low, None)
     prose_text = _TICKED.sub(" ", _FENCED.sub(" ", text))
     prose = {s for s in _stems(prose_text) if not any(s.startswith(a) or a.startswith(s) for a in asked)}
@@ -208,16 +209,37 @@ def _without_places(text: str, paths: Iterable[str]) -> str:
 
     text = PROSE_CITATION_RE.sub(" ", CITATION_RE.sub(" ", text))
     for path in sorted(paths, key=len, reverse=True):
-        text = text.replace(path, " ")
+        text = _outside_code(text, path)
     return _LINE_REFS.sub(" ", text)
 
 
-def _said(value: str, asked_words: set[str], asked_text: str) -> bool:
+def _outside_code(text: str, path: str) -> str:
+    """`text` with `path` taken out, but not from inside a longer code span: a user's check on
+    tomli quoted the error "... use `open('foo.toml', 'rb')`", whose file name taken out left the
+    claim `open(' ', 'rb')`, which no line holds (a right answer partly backed)."""
+    out, at = [], 0
+    for span in _TICKED.finditer(text):
+        out.append(text[at:span.start()].replace(path, " "))
+        out.append(" " if span.group(1).strip().strip("'\"") == path else span.group(0))
+        at = span.end()
+    out.append(text[at:].replace(path, " "))
+    return "".join(out)
+
+
+# A name in capitals (an environment variable, a constant) is a claim even where the question has
+# its word in lower case: a user's check on debug, "Which environment variable enables debug output
+# in Node?", answered `DEBUG` (right) and was not backed, as "debug" was asked.
+_CONSTANT_CASE = re.compile(r"[A-Z][A-Z0-9_]{2,}")
+
+
+def _said(value: str, asked_words: set[str], asked_text: str, question: str = "") -> bool:
     """The question already says it: the value, or every word of it in the same order
     (`asked_text`: the question squashed, see _squash). "Which request header does the RequestID
     middleware read an existing request id from?" does not say "X-Request-Id", whose words it has;
     "What is the default body limit?" says `bodyLimit` (a user's check on fastify: its lines were
     the backing shown, not the answer's number)."""
+    if _CONSTANT_CASE.fullmatch(value) and not re.search(rf"(?<![\w]){re.escape(value)}(?![\w])", question):
+        return False  # `DEBUG` for "debug output": an environment variable's or a constant's name
     words = [w.lower() for w in _SPLIT.findall(value)]
     return value.lower() in asked_words or (bool(words) and all(w in asked_words for w in words)
                                     and _squash(value) in asked_text)
@@ -288,6 +310,10 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     if defined is not None and not defined.agrees:  # the index defines it elsewhere
         return Verdict(Support.NOT_BACKED, (), defined.lines + f.closest, found,
                        missing + (f"{defined.name} in the file named",))
+    if defined is not None and defined.cited_apart:  # the right file, lines elsewhere in it
+        where = defined.lines[0].span
+        return Verdict(Support.PARTLY, (), defined.lines + f.closest, found,
+                       missing + (f"{defined.name} at {where.path}:{where.start_line}, not in the lines cited",))
     if defined is not None and not echo and f.prose_share >= PROSE_BACKED:
         return Verdict(Support.BACKED, defined.lines + f.backing, (), found + (defined.name,), missing)
     if calls and not echo:

@@ -320,3 +320,39 @@ def test_a_citation_of_lines_never_shown_keeps_its_shown_file_as_plain_text() ->
     out = "".join(streamed.feed(text[i:i + 7]) for i in range(0, len(text), 7)) + streamed.flush()
     assert out == "It is set to 1024 in the file lib/ultrajson.h, see also ."
     assert verify_answer("In ultrajson.h:65.", ev) == ("In lib/ultrajson.h:65.", (LineSpan("lib/ultrajson.h", 65, 65),))
+
+
+def test_a_where_answer_citing_other_lines_of_the_right_file_is_partly_backed() -> None:
+    """A user's check on debug: "Where is the enable function defined?" answered src/common.js:231-269
+    (the end of `setup`, where `createDebug.enable(...)` is called) and was backed; `function enable`
+    is at line 162. The name is a plain word, "the enable function"; the file is right, the lines
+    are not, and the user who clicks them lands elsewhere."""
+    source = {("src/common.js", 162): "\tfunction enable(namespaces) {",
+              ("src/common.js", 269): "\tcreateDebug.enable(createDebug.load());"}
+    ev = evidence(source)
+    table = {"enable": (LineSpan("src/common.js", 162, 205),)}
+    lookup = NameLookup(lambda p: p == "src/common.js", lambda s: s == "enable",
+                        lambda p: "src/common.js" if p.endswith("common.js") else None,
+                        lambda span: (ShownLine(span, source[(span.path, span.start_line)]),),
+                        lambda name: table.get(name, ()))
+    question = "Where is the enable function defined?"
+    apart = check_answer("The enable function is defined in src/common.js:231-269.", question,
+                         (LineSpan("src/common.js", 231, 269),), ev, lookup, 10, 5)
+    assert apart.support is Support.PARTLY
+    assert "enable at src/common.js:162, not in the lines cited" in apart.verdict.missing
+    assert apart.verdict.closest[0].span == LineSpan("src/common.js", 162, 162)
+    for cited in (LineSpan("src/common.js", 160, 170), LineSpan("src/common.js", 180, 190)):  # at it, in its body
+        inside = check_answer(f"The enable function is defined in {cited.path}:{cited.start_line}-{cited.end_line}.",
+                              question, (cited,), ev, lookup, 10, 5)
+        assert inside.support is Support.BACKED, cited
+    # asked where it is implemented for a type, the table's definition decides nothing
+    assert check_answer("See src/common.js:231-269.", "Which file implements the enable function for Node?",
+                        (LineSpan("src/common.js", 231, 269),), ev, lookup, 10, 5).verdict.missing == ()
+
+
+def test_a_file_inside_quoted_code_is_no_file_the_answer_names() -> None:
+    """A user's check on tomli: the answer quoted the error "... use `open('foo.toml', 'rb')`", and
+    foo.toml, which the workspace lacks, made a right answer partly backed as naming a missing file."""
+    answer = "It raises: use `open('foo.toml', 'rb')`, see `src/tomli/_parser.py` and pyproject.toml."
+    paths, _ = mentioned_names(answer)
+    assert paths == ["src/tomli/_parser.py", "pyproject.toml"]

@@ -273,6 +273,29 @@ def test_a_list_answer_is_backed_by_the_list_it_copies_not_past_its_end() -> Non
     assert _list_items("The codes are 413, 429, and 503.") == ["413", "429", "503"]
 
 
+def test_a_file_name_inside_quoted_code_stays_in_the_code_claim() -> None:
+    """A user's check on tomli: "... use `open('foo.toml', 'rb')`" lost its file name to the
+    places taken out of an answer (the answer names foo.toml), leaving the claim `open(' ', 'rb')`
+    that no line holds. A file name alone in ticks is still a place, not a claim."""
+    answer = "It raises a `TypeError`: use `open('foo.toml', 'rb')`, as `src/tomli/_parser.py` says."
+    claims = claims_of(answer, "What happens if I pass a file opened in text mode to load?",
+                       ["foo.toml", "src/tomli/_parser.py"])
+    assert "open('foo.toml', 'rb')" in claims.key and "src/tomli/_parser.py" not in claims.key
+    assert not any(k.startswith("open(' '") for k in claims.key)
+
+
+def test_a_name_in_capitals_is_a_claim_though_the_question_has_its_word() -> None:
+    """A user's check on debug: "Which environment variable enables debug output in Node?" answered
+    `DEBUG`, right, and was not backed: the answer's one value was the question's word "debug"."""
+    lines = {LineSpan("src/node.js", 219, 219): "function load() {",
+             LineSpan("src/node.js", 220, 220): "\t// Load the enabled debug namespaces from the environment variable",
+             LineSpan("src/node.js", 221, 221): "\treturn process.env.DEBUG;"}
+    question = "Which environment variable enables debug output in Node?"
+    verdict = judge("The environment variable that enables debug output in Node is `DEBUG`.", question, lines)
+    assert verdict.support is Support.BACKED and "debug" in verdict.found
+    assert claims_of("It is `DEBUG`.", "What does DEBUG=1 turn on?").key == ()  # asked as written: no claim
+
+
 def test_an_example_call_in_the_docs_is_no_default() -> None:
     """A user's check on tenacity: "@retry with no arguments retries 3 times" was backed by the
     README's `@retry(stop=stop_after_attempt(3))`; the code's default never stops. Asked for a
@@ -409,3 +432,21 @@ def test_asked_for_a_default_the_answer_s_number_must_sit_beside_the_subject_and
     assert "3" not in verdict.found
     defaults = {**docs, LineSpan("src/mutation.ts", 90, 90): "    retry: 3, // a failed mutation's retries"}
     assert judge(answer, question, defaults).support is Support.BACKED
+
+
+def test_a_definition_reaches_to_its_last_member(project) -> None:
+    """The symbol table's span of a class runs to the end of its last method (each a chunk of its
+    own), so an answer citing a method's lines points into the class it was asked about."""
+    from app.harness.session import open_toolbox
+    from app.settings import Settings
+    from app.tools.code_search import CodeSearch
+
+    tools = open_toolbox(project, Settings(n_threads=1), code_search=CodeSearch())
+    try:
+        (span,) = tools.definitions("NoteStore")
+        text = (project / span.path).read_text(encoding="utf-8").splitlines()
+        assert text[span.start_line - 1].startswith("class NoteStore")
+        last = max(i for i, line in enumerate(text, 1) if line.startswith("    def "))
+        assert span.end_line > last  # past the last method's own line, into its body
+    finally:
+        tools.workspace.close()
