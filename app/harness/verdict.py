@@ -194,6 +194,8 @@ def claims_of(answer: str, question: str, paths: Iterable[str] = ()) -> Claims:
         low = word.lower()
         if ("_" in word or any(c.isupper() for c in word[1:])) and not _said(word, asked_words, asked_text, question):
             key.setdefault(low, None)
+    for value in _repeated_values(text, question):
+        key.setdefault(value, None)
     prose_text = _TICKED.sub(" ", _FENCED.sub(" ", text))
     prose = {s for s in _stems(prose_text) if not any(s.startswith(a) or a.startswith(s) for a in asked)}
     words: dict[str, str] = {}
@@ -201,6 +203,18 @@ def claims_of(answer: str, question: str, paths: Iterable[str] = ()) -> Claims:
         if word.lower() not in PLAIN and word.lower() not in PLACE_WORDS:
             words.setdefault(_stem(word), word)
     return Claims(tuple(key), tuple(sorted(prose - {_stem(k) for k in key})), words)
+
+
+def _repeated_values(answer: str, question: str) -> list[str]:
+    """Literals and numbers the question gives that the answer writes more often than it does: the
+    first may restate the question, the one more is the answer's own (a user's check on
+    pkg/errors: "What does Wrap return when err is nil?" answered "Wrap returns nil when err is
+    nil.", right, and was not backed: it claimed nothing the question had not said)."""
+    def count(text: str, value: str) -> int:
+        return len(re.findall(rf"(?<![\w.]){re.escape(value)}(?![\w]|\.\d)", text, re.IGNORECASE))
+
+    asked = [w.lower() for w in WORD.findall(question) if w.lower() in LITERALS] + NUMBER.findall(question)
+    return [v for v in dict.fromkeys(asked) if count(answer, v) > count(question, v)]
 
 
 def _without_places(text: str, paths: Iterable[str]) -> str:
@@ -601,6 +615,12 @@ _EXAMPLE_FILE = re.compile(r"(?:^|/)(?:readme[^/]*|docs?/.*|examples?/.*|tests?/
                            re.IGNORECASE)
 
 
+# A comment or docstring line showing a call (JSDoc's ` * const nanoid = customAlphabet('0123456789абвгдеё', 5)`,
+# Rust's `/// let x = f(3);`, a doctest's `>>> f(3)`) is an example too: a user's check on nanoid,
+# "Which alphabet does nanoid use by default?", was answered with that example's alphabet, backed.
+_DOC_EXAMPLE_LINE = re.compile(r"\s*(?:\*|//|#(?![\[!])|--|>>>|\.\.\.\s)")
+
+
 def _backing(keys: tuple[str, ...], subject: set[str], lines: dict[LineSpan, str],
              lowered: dict[LineSpan, str], stems: dict[LineSpan, set[str]],
              default: bool = False) -> tuple[ShownLine, ...]:
@@ -615,7 +635,7 @@ def _backing(keys: tuple[str, ...], subject: set[str], lines: dict[LineSpan, str
     out = []
     for span, low in lowered.items():
         held = [k for k in keys if _holds(low, k)]
-        if default and _EXAMPLE_FILE.search(span.path):
+        if default and (_EXAMPLE_FILE.search(span.path) or _DOC_EXAMPLE_LINE.match(low)):
             held = [k for k in held if not _argument_only(low, k)]
         if held and _near(span, near):
             out.append((is_copy_path(span.path), keys[0] not in held, not _whole(low, keys[0]), -len(held),

@@ -296,6 +296,36 @@ def test_a_name_in_capitals_is_a_claim_though_the_question_has_its_word() -> Non
     assert claims_of("It is `DEBUG`.", "What does DEBUG=1 turn on?").key == ()  # asked as written: no claim
 
 
+def test_an_example_call_in_a_doc_comment_is_no_default() -> None:
+    """A user's check on nanoid: "Which alphabet does nanoid use by default?" was answered with the
+    alphabet of a JSDoc example, ` * const nanoid = customAlphabet('0123456789абвгдеё', 5)`, backed."""
+    lines = {LineSpan("index.d.ts", 27, 27): " * ```js",
+             LineSpan("index.d.ts", 28, 28): " * import { customAlphabet } from 'nanoid'",
+             LineSpan("index.d.ts", 29, 29): " * const nanoid = customAlphabet('0123456789абвгдеё', 5)",
+             LineSpan("index.d.ts", 30, 30): " * nanoid() //=> \"8951\"",
+             LineSpan("url-alphabet/index.js", 1, 1): "export const urlAlphabet =",
+             LineSpan("url-alphabet/index.js", 2, 2): "  'useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict'"}
+    question = "Which alphabet does nanoid use by default?"
+    wrong = judge("The default alphabet used by nanoid is '0123456789абвгдеё'.", question, lines)
+    assert wrong.support is not Support.BACKED
+    # not asked for a default, the example is what it is: the alphabet of that call
+    asked = judge("It uses '0123456789абвгдеё'.", "Which alphabet does the customAlphabet example use?", lines)
+    assert asked.support is Support.BACKED
+
+
+def test_a_value_the_answer_repeats_past_the_question_is_its_claim() -> None:
+    """A user's check on pkg/errors: "What does Wrap return when err is nil?" answered "Wrap returns
+    nil when err is nil.", right, and was not backed: every value it wrote the question had."""
+    lines = {LineSpan("errors.go", 183, 183): "// If err is nil, Wrap returns nil.",
+             LineSpan("errors.go", 184, 184): "func Wrap(err error, message string) error {",
+             LineSpan("errors.go", 185, 185): "\tif err == nil {",
+             LineSpan("errors.go", 186, 186): "\t\treturn nil"}
+    question = "What does Wrap return when err is nil?"
+    assert judge("Wrap returns nil when err is nil.", question, lines).support is Support.BACKED
+    assert judge("When err is nil, Wrap panics.", question, lines).support is Support.NOT_BACKED
+    assert claims_of("When err is nil, Wrap panics.", question).key == ()  # said once, as asked
+
+
 def test_an_example_call_in_the_docs_is_no_default() -> None:
     """A user's check on tenacity: "@retry with no arguments retries 3 times" was backed by the
     README's `@retry(stop=stop_after_attempt(3))`; the code's default never stops. Asked for a
