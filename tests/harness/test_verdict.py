@@ -304,7 +304,8 @@ def test_an_example_call_in_a_doc_comment_is_no_default() -> None:
              LineSpan("index.d.ts", 29, 29): " * const nanoid = customAlphabet('0123456789абвгдеё', 5)",
              LineSpan("index.d.ts", 30, 30): " * nanoid() //=> \"8951\"",
              LineSpan("url-alphabet/index.js", 1, 1): "export const urlAlphabet =",
-             LineSpan("url-alphabet/index.js", 2, 2): "  'useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict'"}
+             LineSpan("url-alphabet/index.js", 2, 2):
+                 "  'useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict'"}
     question = "Which alphabet does nanoid use by default?"
     wrong = judge("The default alphabet used by nanoid is '0123456789абвгдеё'.", question, lines)
     assert wrong.support is not Support.BACKED
