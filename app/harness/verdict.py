@@ -589,8 +589,9 @@ def _listed_past_the_list(answer: str, claims: Claims,
                    and any(_holds(text.lower(), i) for text in lines.values()))
     if not beyond:
         return None
-    listing = tuple(ShownLine(LineSpan(path, n, n), lines[LineSpan(path, n, n)]) for n, text in window
-                    if any(_holds(text, i) for i in items))
+    held_by = {n: sum(_holds(text, i) for i in items) for n, text in window}  # the list's own line first
+    listing = tuple(ShownLine(LineSpan(path, n, n), lines[LineSpan(path, n, n)])
+                    for n in sorted((n for n in held_by if held_by[n]), key=lambda n: (-held_by[n], n)))
     return listing[:CLOSEST_LINES], beyond
 
 

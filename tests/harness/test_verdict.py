@@ -250,7 +250,8 @@ def test_a_number_compared_against_holds_no_other_spelling_of_it() -> None:
 def test_a_list_answer_is_backed_by_the_list_it_copies_not_past_its_end() -> None:
     """A user's check on ky: "Which HTTP methods are retried by default?" listed the six methods of
     `@default [...]` and two more from another file's list of every method, and was backed."""
-    lines = {LineSpan("distribution/types/retry.d.ts", 9, 9): "    The HTTP methods allowed to retry.",
+    lines = {LineSpan("distribution/types/retry.d.ts", 1, 1): "export type RetryOptions = {",
+             LineSpan("distribution/types/retry.d.ts", 9, 9): "    The HTTP methods allowed to retry.",
              LineSpan("distribution/types/retry.d.ts", 11, 11):
                  "    @default ['get', 'put', 'head', 'delete', 'options', 'trace']",
              LineSpan("distribution/types/retry.d.ts", 13, 13): "    methods?: string[];",
