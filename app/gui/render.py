@@ -121,13 +121,37 @@ def split_finished_blocks(text: str) -> tuple[str, str]:
     return text[:cut], text[cut:]
 
 
+_LIST_ITEM = re.compile(r"\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+\S")
+
+
+def _lists_apart(text: str) -> str:
+    """A blank line before a list that starts right under a line of text, outside code fences: the
+    model writes "The methods are:\n- `get`\n- `put`", which CommonMark reads as a list and
+    Python-Markdown as one paragraph ("are: - get - put", a user's check on ky)."""
+    out: list[str] = []
+    fence, prev = False, ""
+    for line in text.split("\n"):
+        if line.lstrip().startswith("```"):
+            fence = not fence
+        elif not fence and _LIST_ITEM.match(line) and prev.strip() and not prev[:1].isspace() and (
+                not _LIST_ITEM.match(prev) or _ordered(prev) != _ordered(line)):  # or a list of the other kind
+            out.append("")
+        out.append(line)
+        prev = line
+    return "\n".join(out)
+
+
+def _ordered(line: str) -> bool:
+    return line.lstrip()[:1].isdigit()
+
+
 def markdown_to_html(text: str, dark: bool = False) -> str:
     """Render Markdown with pygments colours inlined (Qt's rich text has no stylesheet classes)."""
     import markdown
 
     style = "monokai" if dark else "friendly"
     rendered = markdown.markdown(
-        text,
+        _lists_apart(text),
         extensions=["fenced_code", "codehilite", "tables", "sane_lists"],
         extension_configs={"codehilite": {"noclasses": True, "guess_lang": False,
                                           "pygments_style": style}},

@@ -347,7 +347,7 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     support, doubt = _weighed(support, sure)
     if support is Support.BACKED and (kept_from := _kept_from_backed(answer, question, claims, lines, f)):
         lines_first, why, unbacked = kept_from  # the claim is not found as the question needs it: not "found"
-        return Verdict(Support.PARTLY, (), (lines_first + f.closest)[:CLOSEST_LINES],
+        return Verdict(Support.PARTLY, (), _distinct(lines_first + f.closest)[:CLOSEST_LINES],
                        tuple(c for c in found if c.lower() != unbacked), missing + (why,))
     if support is Support.BACKED:
         subject = subject_of(question) | _asked_values(question)
@@ -565,6 +565,14 @@ def _list_items(answer: str) -> list[str]:
     return list(dict.fromkeys(i.strip("`'\"").lower() for i in items if i.strip("`'\"")))
 
 
+def _distinct(lines: tuple[ShownLine, ...]) -> tuple[ShownLine, ...]:
+    """The lines, each span once (the first), in order."""
+    first: dict[LineSpan, ShownLine] = {}
+    for line in lines:
+        first.setdefault(line.span, line)
+    return tuple(first.values())
+
+
 def _listed_past_the_list(answer: str, claims: Claims,
                           lines: dict[LineSpan, str]) -> tuple[tuple[ShownLine, ...], tuple[str, ...]] | None:
     """The stretch of shown lines holding most of the answer's list, and the items of the list it
@@ -590,8 +598,10 @@ def _listed_past_the_list(answer: str, claims: Claims,
     if not beyond:
         return None
     held_by = {n: sum(_holds(text, i) for i in items) for n, text in window}  # the list's own line first
+    most = max(held_by.values())
+    # a line holding one item is part of the list only where no line holds more (one item a line)
     listing = tuple(ShownLine(LineSpan(path, n, n), lines[LineSpan(path, n, n)])
-                    for n in sorted((n for n in held_by if held_by[n]), key=lambda n: (-held_by[n], n)))
+                    for n in sorted((n for n in held_by if held_by[n] >= min(2, most)), key=lambda n: (-held_by[n], n)))
     return listing[:CLOSEST_LINES], beyond
 
 

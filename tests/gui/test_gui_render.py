@@ -130,3 +130,13 @@ def test_a_path_written_as_code_is_a_link_not_its_markdown_source() -> None:
     hrefs = re.findall(r'href="([^"]+)"', rendered)
     assert [parse_cite_href(h) for h in hrefs] == [span]  # the path alone; not inside a longer command
     assert "<code>json_formatter.go</code>" in rendered and "<code>go vet json_formatter.go</code>" in rendered
+
+
+def test_a_list_right_under_a_line_of_text_is_a_list() -> None:
+    """A user's check on ky: "are:\\n- `get`\\n- `put`" was drawn as one line, "are: - get - put"."""
+    html = answer_html("The methods retried are:\n- `get`\n- `put`\n1. first\n\n"
+                       "Then:\n* `head`\n  more of it\n* `trace`")
+    assert html.count("<li>") == 5 and "<ul>" in html and "<ol>" in html
+    fenced = answer_html("```\nx = 1\n- not a list\n```")
+    assert "<li>" not in fenced  # code stays code
+    assert answer_html("A *word* and 2 - 1 = 1.").count("<li>") == 0

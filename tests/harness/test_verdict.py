@@ -264,6 +264,8 @@ def test_a_list_answer_is_backed_by_the_list_it_copies_not_past_its_end() -> Non
     assert verdict.support is Support.PARTLY
     assert any(m.startswith("post, patch (not in the list at distribution/types/retry.d.ts:11")
                for m in verdict.missing)
+    closest = [(line.span.path, line.span.start_line) for line in verdict.closest]  # the list first, each once
+    assert closest[0] == ("distribution/types/retry.d.ts", 11) and len(closest) == len(set(closest))
     right = "The HTTP methods retried by default are `get`, `put`, `head`, `delete`, `options` and `trace`."
     assert judge(right, question, lines).support is Support.BACKED
     # a list spread over an if/elif chain is one list; a short list (three items) is left alone
