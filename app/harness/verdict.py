@@ -190,12 +190,19 @@ def claims_of(answer: str, question: str, paths: Iterable[str] = ()) -> Claims:
         value = written.lower()
         if value and not _said(written, asked_words, asked_text, question):
             key.setdefault(value, None)
+    for blank in _BLANK_QUOTED.findall(answer):  # `" "`: a separator or indent of spaces is a value too
+        # (in the answer as written: a place taken out of `a.py:3` leaves "` `")
+        key.setdefault(f'"{blank}"', None)
     for word in WORD.findall(_TICKED.sub(" ", text)):
         low = word.lower()
         if ("_" in word or any(c.isupper() for c in word[1:])) and not _said(word, asked_words, asked_text, question):
             key.setdefault(low, None)
     for value in _repeated_values(text, question):
         key.setdefault(value, None)
+    if DEFAULT_QUESTION.search(question):  # "The default max_tries is None.": the literal is the answer
+        for word in WORD.findall(_TICKED.sub(" ", text)):
+            if word.lower() in LITERALS and word.lower() not in asked_words:
+                key.setdefault(word.lower(), None)
     prose_text = _TICKED.sub(" ", _FENCED.sub(" ", text))
     prose = {s for s in _stems(prose_text) if not any(s.startswith(a) or a.startswith(s) for a in asked)}
     words: dict[str, str] = {}
@@ -769,12 +776,20 @@ def _closest(claims: Claims, subject: set[str], lines: dict[LineSpan, str],
     return tuple(ShownLine(span, lines[span]) for _, span in sorted(scored)[:CLOSEST_LINES])
 
 
+# A string of spaces quoted (`" "`, `'  '`): a user's check on go-spew, "What indent does the default
+# config use?" answered `" "` (right, `Config = ConfigState{Indent: " "}`) and was not backed, as the
+# value stripped of its spaces was no claim. Held by a line that quotes as many spaces.
+_BLANK_QUOTED = re.compile(r"""(?<![\w"'])["'`]( {1,8})["'`](?![\w"'])""")
+
+
 def _holds(line: str, claim: str) -> bool:
     """A key claim in a line: as a whole name or number (`2` is not in `2048`), else as text. A
     qualified name (`Session.prepare_request`, `Error::construct`) is held by its own name: the
     line that defines `def prepare_request(` seldom names its class."""
     if _PLAIN_NUMBER.fullmatch(claim):
         return _holds_number(line, claim)
+    if claim[:1] == '"' and not claim.strip('"'):  # a quoted run of spaces, in either quotes
+        return any(q + claim[1:-1] + q in line for q in "\"'`")
     if re.fullmatch(r"[\w.]+", claim) and _whole(line, claim):
         return True
     if found := _QUALIFIED.fullmatch(claim):

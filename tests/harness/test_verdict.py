@@ -330,6 +330,30 @@ def test_a_value_the_answer_repeats_past_the_question_is_its_claim() -> None:
     assert claims_of("When err is nil, Wrap panics.", question).key == ()  # said once, as asked
 
 
+def test_a_quoted_run_of_spaces_is_a_value() -> None:
+    """A user's check on go-spew: "What indent does the default config use?" answered `" "`, right,
+    and was not backed: the value stripped of its spaces was no claim."""
+    lines = {LineSpan("config.go", 105, 105): 'var Config = ConfigState{Indent: " "}',
+             LineSpan("config.go", 106, 106): "// Indent specifies the string to use for each indentation level."}
+    question = "What indent does the default config use?"
+    assert judge('The default indent is " ".', question, lines).support is Support.BACKED
+    assert judge('The default indent is "  " (two spaces).', question, lines).support is not Support.BACKED
+    # a place taken out of the answer ("`setup.py:12-51`") leaves no quoted space behind
+    assert claims_of("It is in `setup.py:12-51`.", "Where is the version?", ["setup.py"]).key == ()
+
+
+def test_a_literal_in_prose_is_the_answer_to_a_default_question() -> None:
+    """A user's check on backoff: "What is the default max_tries of on_exception?" answered "None",
+    right, in plain words, and was only partly backed: no value was claimed."""
+    lines = {LineSpan("backoff/_decorator.py", 123, 123): "def on_exception(wait_gen: _WaitGenerator,",
+             LineSpan("backoff/_decorator.py", 126, 126):
+                 "                 max_tries: Optional[_MaybeCallable[int]] = None,"}
+    question = "What is the default max_tries of on_exception?"
+    verdict = judge("The default max_tries of on_exception is None.", question, lines)
+    assert verdict.support is Support.BACKED and verdict.found == ("none",)
+    assert claims_of("It is None.", "How does on_exception retry?").key == ()  # not asked for a value
+
+
 def test_an_example_call_in_the_docs_is_no_default() -> None:
     """A user's check on tenacity: "@retry with no arguments retries 3 times" was backed by the
     README's `@retry(stop=stop_after_attempt(3))`; the code's default never stops. Asked for a
