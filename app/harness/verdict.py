@@ -418,7 +418,7 @@ def find_claims(answer: str, question: str, lines: dict[LineSpan, str], paths: I
     if not subject and (own := {s: t for s, t in lines.items() if describes_project(s.path)}):
         lines, subject = own, WHOLE_PROJECT  # a question about the whole: what the project says of itself
     stems = {span: _line_stems(text) for span, text in lines.items()}
-    lowered = {span: text.lower() for span, text in lines.items()}
+    lowered = _with_code_across_lines(claims.key, {span: text.lower() for span, text in lines.items()})
     all_stems = set().union(*stems.values()) if stems else set()
     backing = _backing(claims.key, subject, lines, lowered, stems, bool(DEFAULT_QUESTION.search(question)))
     prose = set(claims.prose)
@@ -431,6 +431,30 @@ def find_claims(answer: str, question: str, lines: dict[LineSpan, str], paths: I
         _beside_lines(prose, subject, lines, stems),
         any(span.path in files and _match(subject, words) for span, words in stems.items()),
         bool(WHERE_QUESTION.search(question)), "" if in_named or not files else ", ".join(sorted(files)))
+
+
+JOINED_LINES = 3  # consecutive lines a quoted piece of code may join into one
+
+
+def _with_code_across_lines(keys: tuple[str, ...], lowered: dict[LineSpan, str]) -> dict[LineSpan, str]:
+    """The lines, lower-cased; where a code claim no line holds is held by a line joined with the
+    next ones of its file (up to JOINED_LINES), that line reads as joined: a user's check on idna
+    quoted `if name != "idna2008": return None`, lines 109 and 110 of codec.py."""
+    code = [k for k in keys if _SPACED_CODE.search(k) and not any(_holds(low, k) for low in lowered.values())]
+    if not code:
+        return lowered
+    out = dict(lowered)
+    for span, low in lowered.items():
+        joined = low
+        for step in range(1, JOINED_LINES):
+            after = lowered.get(LineSpan(span.path, span.start_line + step, span.end_line + step))
+            if after is None:
+                break
+            joined = f"{joined} {after.strip()}"
+            if any(_holds(joined, k) for k in code):
+                out[span] = joined
+                break
+    return out
 
 
 # The subject of a question that names nothing but asking words ("what does this project do?"): the

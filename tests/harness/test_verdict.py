@@ -354,6 +354,21 @@ def test_a_literal_in_prose_is_the_answer_to_a_default_question() -> None:
     assert claims_of("It is None.", "How does on_exception retry?").key == ()  # not asked for a value
 
 
+def test_code_quoted_across_two_lines_is_held_by_them_together() -> None:
+    """A user's check on idna: the right "registers under "idna2008" ... `if name != "idna2008": return
+    None`" was partly backed: the quote joins lines 109 and 110 of codec.py, which no one line holds."""
+    lines = {LineSpan("idna/codec.py", 108, 108): "def search_function(name: str) -> Optional[codecs.CodecInfo]:",
+             LineSpan("idna/codec.py", 109, 109): '    if name != "idna2008":',
+             LineSpan("idna/codec.py", 110, 110): "        return None",
+             LineSpan("idna/codec.py", 112, 112): "    return codecs.CodecInfo("}
+    question = "Which codec name does the idna codec register under?"
+    answer = 'It registers as "idna2008": `if name != "idna2008": return None`.'
+    verdict = judge(answer, question, lines)
+    assert verdict.support is Support.BACKED and not verdict.missing
+    # lines apart (110 and 112 are not one statement) join nothing
+    assert judge('It is `return None return codecs.CodecInfo(`.', question, lines).missing
+
+
 def test_an_example_call_in_the_docs_is_no_default() -> None:
     """A user's check on tenacity: "@retry with no arguments retries 3 times" was backed by the
     README's `@retry(stop=stop_after_attempt(3))`; the code's default never stops. Asked for a
