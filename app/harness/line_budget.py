@@ -142,6 +142,11 @@ def _opened(text: str, role: LineRole) -> tuple[LineRole, str]:
     return role, ""
 
 
+def is_comment(line: str) -> bool:
+    """A comment line of code (`#`, `//`, `/*`, ` * `, `--`, `;;`; not `#!`, `#[...]`, `#include`)."""
+    return _role(line.strip()) is LineRole.COMMENT
+
+
 def _role(text: str) -> LineRole:
     if not text:
         return LineRole.BLANK

@@ -46,6 +46,7 @@ from enum import Enum
 
 from app.harness import certainty
 from app.harness.certainty import Certainty
+from app.harness.line_budget import is_comment
 from app.index.intent import describes_project, is_copy_path
 from app.index.terms import STOP_WORDS
 from app.values import LineSpan
@@ -193,16 +194,16 @@ def claims_of(answer: str, question: str, paths: Iterable[str] = ()) -> Claims:
     for blank in _BLANK_QUOTED.findall(answer):  # `" "`: a separator or indent of spaces is a value too
         # (in the answer as written: a place taken out of `a.py:3` leaves "` `")
         key.setdefault(f'"{blank}"', None)
+    default = DEFAULT_QUESTION.search(question) is not None
+    literals: list[str] = []  # asked for a default, "The default max_tries is None.": the literal is the answer
     for word in WORD.findall(_TICKED.sub(" ", text)):
         low = word.lower()
         if ("_" in word or any(c.isupper() for c in word[1:])) and not _said(word, asked_words, asked_text, question):
             key.setdefault(low, None)
-    for value in _repeated_values(text, question):
+        elif default and low in LITERALS and low not in asked_words:
+            literals.append(low)
+    for value in [*_repeated_values(text, question), *literals]:
         key.setdefault(value, None)
-    if DEFAULT_QUESTION.search(question):  # "The default max_tries is None.": the literal is the answer
-        for word in WORD.findall(_TICKED.sub(" ", text)):
-            if word.lower() in LITERALS and word.lower() not in asked_words:
-                key.setdefault(word.lower(), None)
     prose_text = _TICKED.sub(" ", _FENCED.sub(" ", text))
     prose = {s for s in _stems(prose_text) if not any(s.startswith(a) or a.startswith(s) for a in asked)}
     words: dict[str, str] = {}
@@ -611,29 +612,29 @@ def _listed_past_the_list(answer: str, claims: Claims,
     items = [i for i in _list_items(answer) if i in claims.key]
     if len(items) <= LIST_MIN:
         return None
-    by_path: dict[str, list[tuple[int, str]]] = {}
-    for span, text in lines.items():
-        by_path.setdefault(span.path, []).append((span.start_line, text.lower()))
-    best: tuple[int, list[tuple[int, str]], str] = (0, [], "")
-    for path, rows in by_path.items():
-        rows.sort()
-        for at, (start, _) in enumerate(rows):
-            window = [r for r in rows[at:] if r[0] < start + LIST_WINDOW]
-            held = sum(any(_holds(text, i) for _, text in window) for i in items)
-            best = max(best, (held, window, path), key=lambda b: b[0])
-    held, window, path = best
+    held_at = {span: {i for i in items if _holds(text.lower(), i)} for span, text in lines.items()}
+    by_path: dict[str, list[LineSpan]] = {}  # files in the order shown (as ranked): a tie goes to the first
+    for span in (s for s, held in held_at.items() if held):
+        by_path.setdefault(span.path, []).append(span)
+    best: tuple[int, list[LineSpan]] = (0, [])
+    for spans in by_path.values():
+        spans.sort()
+        for at, first in enumerate(spans):
+            window = [s for s in spans[at:at + LIST_WINDOW] if s.start_line < first.start_line + LIST_WINDOW]
+            held = len(set().union(*(held_at[s] for s in window)))
+            best = max(best, (held, window), key=lambda b: b[0])
+    held, window = best
     if held < LIST_MIN:
         return None
-    beyond = tuple(i for i in items if not any(_holds(text, i) for _, text in window)
-                   and any(_holds(text.lower(), i) for text in lines.values()))
+    in_list = set().union(*(held_at[s] for s in window))
+    anywhere = set().union(*held_at.values())
+    beyond = tuple(i for i in items if i not in in_list and i in anywhere)
     if not beyond:
         return None
-    held_by = {n: sum(_holds(text, i) for i in items) for n, text in window}  # the list's own line first
-    most = max(held_by.values())
-    # a line holding one item is part of the list only where no line holds more (one item a line)
-    listing = tuple(ShownLine(LineSpan(path, n, n), lines[LineSpan(path, n, n)])
-                    for n in sorted((n for n in held_by if held_by[n] >= min(2, most)), key=lambda n: (-held_by[n], n)))
-    return listing[:CLOSEST_LINES], beyond
+    # the list's own line first; a line holding one item is part of it only where no line holds more
+    most = max(len(held_at[s]) for s in window)
+    listing = sorted((s for s in window if len(held_at[s]) >= min(2, most)), key=lambda s: (-len(held_at[s]), s))
+    return tuple(ShownLine(s, lines[s]) for s in listing[:CLOSEST_LINES]), beyond
 
 
 def _message_unquoted(answer: str, claims: Claims, backing: tuple[ShownLine, ...]) -> str:
@@ -657,10 +658,11 @@ _EXAMPLE_FILE = re.compile(r"(?:^|/)(?:readme[^/]*|docs?/.*|examples?/.*|tests?/
                            re.IGNORECASE)
 
 
-# A comment or docstring line showing a call (JSDoc's ` * const nanoid = customAlphabet('0123456789абвгдеё', 5)`,
-# Rust's `/// let x = f(3);`, a doctest's `>>> f(3)`) is an example too: a user's check on nanoid,
-# "Which alphabet does nanoid use by default?", was answered with that example's alphabet, backed.
-_DOC_EXAMPLE_LINE = re.compile(r"\s*(?:\*|//|#(?![\[!])|--|>>>|\.\.\.\s)")
+# A comment line showing a call (JSDoc's ` * const nanoid = customAlphabet('0123456789абвгдеё', 5)`,
+# Rust's `/// let x = f(3);`) or a doctest's (`>>> f(3)`) is an example too: a user's check on
+# nanoid, "Which alphabet does nanoid use by default?", was answered with that example's alphabet.
+def _doc_example_line(line: str) -> bool:
+    return is_comment(line) or line.lstrip().startswith((">>> ", "... "))
 
 
 def _backing(keys: tuple[str, ...], subject: set[str], lines: dict[LineSpan, str],
@@ -677,7 +679,7 @@ def _backing(keys: tuple[str, ...], subject: set[str], lines: dict[LineSpan, str
     out = []
     for span, low in lowered.items():
         held = [k for k in keys if _holds(low, k)]
-        if default and (_EXAMPLE_FILE.search(span.path) or _DOC_EXAMPLE_LINE.match(low)):
+        if default and (_EXAMPLE_FILE.search(span.path) or _doc_example_line(low)):
             held = [k for k in held if not _argument_only(low, k)]
         if held and _near(span, near):
             out.append((is_copy_path(span.path), keys[0] not in held, not _whole(low, keys[0]), -len(held),
