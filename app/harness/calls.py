@@ -27,7 +27,7 @@ from app.settings import Settings
 from app.tools.base import ChunkLines, Reference, TextHit
 from app.tools.calls_text import call_text
 from app.tools.outline import outline_of
-from app.tools.references import naming_offset
+from app.tools.references import CANDIDATE_CHUNKS, inner_definitions, naming_offset
 from app.tools.registry import Tool, ToolRegistry, default_tools
 from app.values import LineSpan, ToolSpec
 from app.workspace import MissingPathError, Workspace
@@ -105,17 +105,21 @@ class ToolExecutor:
     def definitions(self, name: str) -> tuple[LineSpan, ...]:
         """Where the index's symbol table says `name` is defined: from the line that names it to the
         end of its first chunk or of the last member the table lists for it in that file (a class's
-        methods are chunks of their own); () without an index. The answer check compares a "where
-        is X" answer with it."""
+        methods are chunks of their own); a name the table lacks, where a function defines it
+        inside itself (references.inner_definitions); () without an index. The answer check
+        compares a "where is X" answer with it."""
         index = self._registry.code_search
         if index is None:
             return ()
+        bare = name.rsplit(".", 1)[-1]
         try:
-            hits = index.index_for(self._workspace).find_symbol(name, MEMBER_LOOKUPS)
+            code = index.index_for(self._workspace)
+            hits = code.find_symbol(name, MEMBER_LOOKUPS)
+            if not any(h.symbol == name or h.symbol.rsplit(".", 1)[-1] == bare for h in hits if h.symbol):
+                hits = inner_definitions(self._workspace, bare, code.mentions(bare, CANDIDATE_CHUNKS))
         except Exception:  # the index is a help: a broken one checks nothing
             log.exception("looking up %r in the symbol table failed", name)
             return ()
-        bare = name.rsplit(".", 1)[-1]
         ends: dict[tuple[str, str], int] = {}  # (path, owner) -> the last line of its members
         for h in hits:
             if h.symbol and "." in h.symbol:

@@ -56,6 +56,7 @@ class References:
         index = self._code_search.index_for(ws)
         defined = tuple(h for h in index.find_symbol(bare, 20) if _bare(h.symbol) == bare)
         chunks = index.mentions(bare, CANDIDATE_CHUNKS)
+        defined = defined or inner_definitions(ws, bare, chunks)
         if not chunks and not defined:
             raise ToolExecutionError(f"the index has no definition or use of {args.symbol!r}; try "
                                      f"{call_text('search_code', query=args.symbol)}")
@@ -70,6 +71,36 @@ class References:
 
 def _bare(symbol: str) -> str:
     return symbol.rsplit(".", 1)[-1]
+
+
+INNER_FILES = 8  # files looked inside for a definition the symbol table does not hold, at most
+
+
+def inner_definitions(ws: Workspace, name: str, chunks: tuple[ChunkHit, ...]) -> tuple[ChunkHit, ...]:
+    """`name` defined inside another function, which the symbol table does not hold (the index
+    keeps a function's helpers in its chunks): debug's src/common.js defines the library's API
+    inside `function setup(env)`, 270 lines, so "where is enable defined?" found no definition and
+    an answer citing any line of the file passed. The outline's walker, over the files whose
+    function chunks hold the name (`chunks`, from `mentions`), in file order."""
+    bare = _bare(name)
+    word = re.compile(rf"(?<![\w$]){re.escape(bare)}(?![\w$])")
+    paths = dict.fromkeys(c.path for c in chunks if c.kind in (ChunkKind.FUNCTION, ChunkKind.METHOD)
+                          and any(_is_definition_line(line, bare) or _assigned_function(line, bare)
+                                  for line in c.text.split("\n") if word.search(line)))
+    found: list[ChunkHit] = []
+    for path in list(paths)[:INNER_FILES]:
+        lines = current_lines(ws, path)
+        for d in _outline(path, lines) or ():
+            if d.depth and d.role is Role.FUNCTION and _bare(d.name) == bare and lines is not None:
+                found.append(ChunkHit(path, d.start + 1, d.end + 1, d.kind, d.name, 0.0,
+                                      "\n".join(lines[d.start : d.end + 1])))
+    return tuple(found)
+
+
+def _assigned_function(text: str, name: str) -> bool:
+    """`const enable = (ns) => {`, `self.enable = function (ns) {`: a function given a name."""
+    return re.search(rf"(?<![\w$]){re.escape(name)}\s*=\s*(?:async\s+)?(?:function\b|\([^()]*\)\s*=>|[\w$]+\s*=>)",
+                     text) is not None
 
 
 def _uses(ws: Workspace, name: str, chunks: tuple[ChunkHit, ...], heads: set[tuple[str, int]]) -> list[Reference]:

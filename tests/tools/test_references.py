@@ -195,3 +195,47 @@ def test_a_short_definition_nothing_uses_is_shown_whole(refs) -> None:
     assert "\tinitializers = append(initializers, y...)" in text
     assert LineSpan("cobra.go", 5, 5) in {h.span for h in out.hits}
     assert not any(line.startswith("its lines") for line in lines_of(refs(files, symbol="Long")))
+
+
+FACTORY = {  # debug's src/common.js: the library's API defined inside one long function
+    "src/common.js": (
+        "function setup(env) {\n"                                   # 1
+        "\tcreateDebug.selectColor = selectColor;\n"                # 2
+        + "".join(f"\tcreateDebug.option{n} = {n};\n" for n in range(140))  # 3-142
+        + "\t/** Turns namespaces on. */\n"                         # 143
+        "\tfunction enable(namespaces) {\n"                         # 144
+        "\t\tcreateDebug.namespaces = namespaces;\n"                # 145
+        "\t}\n"                                                     # 146
+        "\tconst disable = () => {\n"                               # 147
+        "\t\tenable('');\n"                                         # 148
+        "\t};\n"                                                    # 149
+        "\tcreateDebug.enable(createDebug.load());\n"               # 150
+        "\treturn createDebug;\n"                                   # 151
+        "}\n"
+        "\n"
+        "function enabled(name) {\n"                                # 154
+        "\treturn true;\n"
+        "}\n"
+        "module.exports = setup;\n"
+    ),
+    "src/node.js": "const setup = require('./common');\nmodule.exports = setup(exports);\nexports.enable('x');\n",
+}
+
+
+def test_a_function_defined_inside_another_is_found_where_the_symbol_table_has_none(refs, make_executor) -> None:
+    """The index chunks `setup` whole (its helpers belong to it), so the symbol table has no
+    `enable`: find_references and the answer check's definitions look inside the functions that
+    hold the name, with the outline's walker."""
+    out = refs(FACTORY, symbol="enable")
+    assert out.ok, out.content
+    text = lines_of(out)
+    assert text[0] == "'enable': defined in 1 place(s), used on 3 line(s)", text
+    assert text[1] == "src/common.js:144: defined (function enable, lines 143-146): function enable(namespaces) {"
+    assert "src/common.js:148: call in disable (src/common.js:147): enable('');" in text
+    assert "src/node.js:3: call: exports.enable('x');" in text
+    executor = make_executor(FACTORY)
+    assert executor.definitions("enable") == (LineSpan("src/common.js", 144, 146),)
+    assert executor.definitions("disable") == (LineSpan("src/common.js", 147, 149),)
+    # the table's own definitions win; a name nothing defines has none
+    assert executor.definitions("enabled") == (LineSpan("src/common.js", 154, 156),)
+    assert executor.definitions("selectColor") == ()
