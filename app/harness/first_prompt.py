@@ -122,7 +122,20 @@ def _callers(outcome: CallOutcome, header: str) -> IntroRead | None:
     """The calls find_references found, each with the definition it is in (whose first line is
     shown too, so an answer naming the caller rests on a line that names it): calls from the
     code before those from tests, at most CALLER_LINES; None when nothing calls the name."""
-    return _reference_list([r for r in outcome.references if r.how == "call" and r.inside], header)
+    calls = [r for r in outcome.references if r.how == "call" and r.inside]
+    if calls and all(is_test_path(r.hit.span.path) for r in calls) and (uses := _code_uses(outcome)):
+        name = str((outcome.arguments or {}).get("symbol", ""))
+        return _reference_list(uses + calls, prompts.TESTS_CALL_HEADER.format(name=name))
+    return _reference_list(calls, header)
+
+
+def _code_uses(outcome: CallOutcome) -> list[Reference]:
+    """The uses of the name as a value outside tests (`fn = ListFormatFunc` in go-multierror's
+    `Error()`): when only tests call it, these are how the code gets to it (a user's check: "What
+    calls ListFormatFunc?" was answered with the two tests, and backed; `Error()` formats every
+    multierror with it)."""
+    return [r for r in outcome.references if r.how == "use" and r.inside and not _NO_USE.match(r.hit.text)
+            and not is_test_path(r.hit.span.path)]
 
 
 def _passed(outcome: CallOutcome) -> IntroRead | None:

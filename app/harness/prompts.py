@@ -36,6 +36,8 @@ NO_CALLERS_HEADER = ("Nothing in this workspace calls `{name}`: the code index f
                      "It is defined here:")
 DEFINED_LINE = "- {where}: {code}"
 # ... and when no line calls the name but some pass it on as a value (a callback, a handler)
+TESTS_CALL_HEADER = ("Only tests call `{name}` directly; the code index found the code passing it on or storing it as "
+                     "a value, then the tests' calls (the function each line is in, where, and the line):")
 PASSED_HEADER = ("Nothing in this workspace calls `{name}` directly; the code index found it passed on or stored "
                  "as a value (the function each line is in, where, and the line):")
 # After the question when the harness read something for it. Measured on all 69 eval questions

@@ -567,6 +567,8 @@ def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[Li
         return kept_from
     if MESSAGE_QUESTION.search(question) and (why := _message_unquoted(answer, claims, f.backing)):
         return (), why, claims.key[0]
+    if ERROR_QUESTION.search(question) and not _names_an_error(answer):
+        return (), "the error itself: no error name or message in the answer", ""
     if beyond := _listed_past_the_list(answer, claims, lines):
         listing, extra = beyond
         where = f"{listing[0].span.path}:{listing[0].span.start_line}"
@@ -635,6 +637,26 @@ def _listed_past_the_list(answer: str, claims: Claims,
     most = max(len(held_at[s]) for s in window)
     listing = sorted((s for s in window if len(held_at[s]) >= min(2, most)), key=lambda s: (-len(held_at[s]), s))
     return tuple(ShownLine(s, lines[s]) for s in listing[:CLOSEST_LINES]), beyond
+
+
+# Asked which error or exception, an answer names one: a type (`TypeError`, `Timeout`, ErrNotFound),
+# a message, or code. A user's check on redux: "What error is thrown when a reducer dispatches an
+# action?" was answered with dispatch's doc comment copied ("The base implementation only supports
+# plain object actions ..."), every word on its lines, and was backed; the error is "Reducers may
+# not dispatch actions.".
+ERROR_QUESTION = re.compile(r"\b(?:what|which)\s+(?:kind\s+of\s+|type\s+of\s+)?(?:errors?|exceptions?)\b",
+                            re.IGNORECASE)
+_ERROR_WORD = re.compile(r"\b(?:[A-Z]\w*(?:Error|Exception)|Err[A-Z_]\w*|errors?\.\w+|panic(?:s|ked)?)\b")
+
+
+_PACKAGE = re.compile(r"[a-z0-9][\w.@/-]*[-./][\w.@/-]*")  # `redux-thunk`, `src/errors.ts`: no error's name
+
+
+def _names_an_error(answer: str) -> bool:
+    """A quoted message or code (not a package's or a file's name), or a word naming an error type."""
+    if "```" in answer or _ERROR_WORD.search(answer) or _QUOTED.search(answer):
+        return True
+    return any(not _PACKAGE.fullmatch(t.strip()) for t in _TICKED.findall(answer))
 
 
 def _message_unquoted(answer: str, claims: Claims, backing: tuple[ShownLine, ...]) -> str:

@@ -756,6 +756,36 @@ def test_a_function_passed_on_as_a_value_lists_where_instead_of_callers(tmp_path
         assert "a call at retrying.py:12 (the index found none there)" in answer.missing
 
 
+ONLY_TESTS_CALL = {  # go-multierror's shape: the code stores the formatter, tests call it
+    "format.go": "package multierror\n\nfunc ListFormatFunc(es []error) string {\n\treturn \"\"\n}\n",
+    "multierror.go": "package multierror\n\nfunc (e *Error) Error() string {\n\tfn := e.ErrorFormat\n"
+                     "\tif fn == nil {\n\t\tfn = ListFormatFunc\n\t}\n\treturn fn(e.Errors)\n}\n",
+    "format_test.go": "package multierror\n\nfunc TestListFormatFuncSingle(t *testing.T) {\n"
+                      "\tactual := ListFormatFunc(errors)\n}\n",
+}
+
+
+def test_when_only_tests_call_a_function_the_code_that_uses_it_is_listed_first(tmp_path):
+    """A user's check on go-multierror: "What calls ListFormatFunc?" listed only the tests' calls;
+    the answer named the tests and was backed, and `Error()`, which formats every multierror with
+    it, was never mentioned."""
+    with workspace_tools(tmp_path, ONLY_TESTS_CALL) as (tools, settings):
+        question = "What calls ListFormatFunc?"
+        tests_only = ScriptedModel(["- in `TestListFormatFuncSingle`, format_test.go:4: "
+                                    "`actual := ListFormatFunc(errors)`"])
+        answer = only(run(tests_only, tools, settings, question=question), ev.AnswerCompleted)[0]
+        first = tests_only.requests[0].messages[-1]["content"]
+        listed = first.split(prompts.TESTS_CALL_HEADER.format(name="ListFormatFunc"), 1)[1].split("\n\n", 1)[0]
+        assert listed.strip().splitlines() == [
+            "- in `Error.Error`, multierror.go:6: `fn = ListFormatFunc`",
+            "- in `TestListFormatFuncSingle`, format_test.go:4: `actual := ListFormatFunc(errors)`"]
+        assert answer.support is Support.PARTLY
+        both = ScriptedModel(["`Error.Error` uses it as the default format (multierror.go:6); the test "
+                              "`TestListFormatFuncSingle` calls it (format_test.go:4)."])
+        answer = only(run(both, tools, settings, question=question), ev.AnswerCompleted)[0]
+        assert answer.support is Support.BACKED
+
+
 RESPONDS = {  # koa's shape: a plain-word function, called once
     "application.js": "function handleRequest(ctx) {\n  const handleResponse = () => respond(ctx);\n"
                       "  return handleResponse;\n}\n\nfunction respond(ctx) {\n  ctx.res.end(ctx.body);\n}\n",

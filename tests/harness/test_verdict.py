@@ -463,6 +463,31 @@ def test_a_quoted_message_is_backed_by_a_line_that_quotes_it() -> None:
     assert right.support is Support.BACKED
 
 
+def test_asked_which_error_an_answer_naming_none_is_not_backed_by_its_words() -> None:
+    """A user's check on redux: "What error is thrown when a reducer dispatches an action?" was
+    answered with dispatch's doc comment copied, every word on its lines, and was backed; the error
+    is `new Error('Reducers may not dispatch actions.')`."""
+    store = "src/createStore.ts"
+    doc = {LineSpan(store, 250, 250): "   * The base implementation only supports plain object actions.",
+           LineSpan(store, 251, 251): "   * If you want to dispatch a Promise, an Observable, a thunk,",
+           LineSpan(store, 252, 252): "   * or something else, see the documentation for the `redux-thunk` package.",
+           LineSpan(store, 295, 295): "      throw new Error('Reducers may not dispatch actions.')"}
+    question = "What error is thrown when a reducer dispatches an action?"
+    cited = (LineSpan("src/createStore.ts", 250, 252),)
+    copied = judge("The error is thrown when a reducer dispatches an action. The base implementation only supports "
+                   "plain object actions. If you want to dispatch a Promise, an Observable, a thunk, or something "
+                   "else, see the documentation for the `redux-thunk` package.", question, doc, places=cited)
+    assert copied.support is Support.PARTLY
+    assert "the error itself: no error name or message in the answer" in copied.missing
+    named = judge('It throws an Error: "Reducers may not dispatch actions."', question, doc,
+                  places=(LineSpan("src/createStore.ts", 295, 295),))
+    assert named.support is Support.BACKED
+    exc = {LineSpan("src/filelock/_error.py", 6, 6): "class Timeout(TimeoutError):  # noqa: N818",
+           LineSpan("src/filelock/_api.py", 330, 330): "        raise Timeout(lock_filename)  # noqa: TRY301"}
+    assert judge("The exception raised is `Timeout`.", "Which exception is raised when the lock cannot be acquired "
+                 "in time?", exc).support is Support.BACKED
+
+
 def test_a_build_s_copy_backs_after_the_source() -> None:
     lines = {LineSpan("dist/cjs/FormApi.d.cts", 362, 362): "    removeFieldValue: (field: TField) => void",
              LineSpan("src/FormApi.ts", 1202, 1202): "  removeFieldValue = async (field: TField) => {"}
