@@ -704,9 +704,17 @@ def _backing(keys: tuple[str, ...], subject: set[str], lines: dict[LineSpan, str
         if default and (_EXAMPLE_FILE.search(span.path) or _doc_example_line(low)):
             held = [k for k in held if not _argument_only(low, k)]
         if held and _near(span, near):
-            out.append((is_copy_path(span.path), keys[0] not in held, not _whole(low, keys[0]), -len(held),
-                        -sum(_match({s}, stems[span]) for s in subject), span))
+            out.append((is_copy_path(span.path), keys[0] not in held, default and not _sets(low, keys[0]),
+                        not _whole(low, keys[0]), -len(held), -sum(_match({s}, stems[span]) for s in subject), span))
     return tuple(ShownLine(span, lines[span]) for *_, span in sorted(out)[:CLOSEST_LINES])
+
+
+def _sets(line: str, value: str) -> bool:
+    """The line gives `value` as a default or a setting (`maxSize = 1,`, `@default 1`, `limit: 1`),
+    not as an argument or in a comparison: asked for a default, such a line backs first (a user's
+    check on reselect: "the default cache size is 1" showed `entries.splice(cacheIndex, 1)` as its
+    backing, above `maxSize = 1`)."""
+    return re.search(rf"(?:(?<![=!<>])=(?!=)|:|\bdefaults?\b:?)\s*{re.escape(value)}(?![\w.])", line) is not None
 
 
 _LITERAL = r"(true|false|none|null|nil|undefined|-?\d+(?:\.\d+)?|'[^'\n]*'|\"[^\"\n]*\")"

@@ -488,6 +488,21 @@ def test_asked_which_error_an_answer_naming_none_is_not_backed_by_its_words() ->
                  "in time?", exc).support is Support.BACKED
 
 
+def test_asked_for_a_default_the_line_that_sets_the_value_backs_first() -> None:
+    """A user's check on reselect: "The default cache size of lruMemoize is 1" was backed, and the
+    lines shown as its backing were `if (cacheIndex > -1) {` and `entries.splice(cacheIndex, 1)`."""
+    path = "src/lruMemoize.ts"
+    lines = {LineSpan(path, 58, 58): "    if (cacheIndex > -1) {",
+             LineSpan(path, 63, 63): "        entries.splice(cacheIndex, 1)",
+             LineSpan(path, 64, 64): "        entries.unshift(entry) // the cache's most recent",
+             LineSpan(path, 199, 199): "    maxSize = 1,",
+             LineSpan(path, 200, 200): "    resultEqualityCheck  // cache results"}
+    verdict = judge("The default cache size of `lruMemoize` is 1.", "What is the default cache size of lruMemoize?",
+                    lines)
+    assert verdict.support is Support.BACKED
+    assert verdict.backing[0].span == LineSpan(path, 199, 199)
+
+
 def test_a_build_s_copy_backs_after_the_source() -> None:
     lines = {LineSpan("dist/cjs/FormApi.d.cts", 362, 362): "    removeFieldValue: (field: TField) => void",
              LineSpan("src/FormApi.ts", 1202, 1202): "  removeFieldValue = async (field: TField) => {"}
