@@ -703,10 +703,18 @@ def _backing(keys: tuple[str, ...], subject: set[str], lines: dict[LineSpan, str
         held = [k for k in keys if _holds(low, k)]
         if default and (_EXAMPLE_FILE.search(span.path) or _doc_example_line(low)):
             held = [k for k in held if not _argument_only(low, k)]
+        if default:  # `mode === 'always' ||` tests for a value, it sets nothing
+            held = [k for k in held if not _compared_only(low, k)]
         if held and _near(span, near):
-            out.append((is_copy_path(span.path), keys[0] not in held, default and not _sets(low, keys[0]),
+            out.append((is_copy_path(span.path), keys[0] not in held, default and not any(_sets(low, k) for k in held),
                         not _whole(low, keys[0]), -len(held), -sum(_match({s}, stems[span]) for s in subject), span))
     return tuple(ShownLine(span, lines[span]) for *_, span in sorted(out)[:CLOSEST_LINES])
+
+
+def _compared_only(line: str, key: str) -> bool:
+    """Every place the line holds `key` (quoted or not) follows a comparison (`===`, `!=`, `<`)."""
+    spots = [m.start() for m in re.finditer(r"['\"`]?" + re.escape(key), line)]
+    return bool(spots) and all(_COMPARED.search(line[:at]) for at in spots)
 
 
 def _sets(line: str, value: str) -> bool:
@@ -714,7 +722,11 @@ def _sets(line: str, value: str) -> bool:
     not as an argument or in a comparison: asked for a default, such a line backs first (a user's
     check on reselect: "the default cache size is 1" showed `entries.splice(cacheIndex, 1)` as its
     backing, above `maxSize = 1`)."""
-    return re.search(rf"(?:(?<![=!<>])=(?!=)|:|\bdefaults?\b:?)\s*{re.escape(value)}(?![\w.])", line) is not None
+    if _PLAIN_NUMBER.fullmatch(value) or value in ("true", "false", "none", "null", "nil", "undefined"):
+        given = r"(?:(?<![=!<>])=(?!=)|:|\bdefaults?\b:?)\s*['\"`]?"
+    else:  # a word after a colon only quoted: `timeout: Timeout` names a type
+        given = r"(?:(?<![=!<>])=(?!=)\s*['\"]?|:\s*['\"]|\bdefaults?\b:?\s*['\"`])"
+    return re.search(rf"{given}{re.escape(value)}(?![\w.])", line) is not None
 
 
 _LITERAL = r"(true|false|none|null|nil|undefined|-?\d+(?:\.\d+)?|'[^'\n]*'|\"[^\"\n]*\")"
@@ -745,6 +757,59 @@ def _default_against(answer: str, claims: Claims, lines: dict[LineSpan, str]) ->
     return None
 
 
+# A doc comment's default tag (JSDoc, TSDoc: `* @default 'once'`) documents the member declared
+# after its comment (`inputStabilityCheck: DevModeCheckFrequency`): a user's check on reselect, "the
+# input stability check runs every time by default ... set to `'always'`", was backed by a
+# comparison (`inputStabilityCheck === 'always' ||`) with `@default 'once'` shown above the member.
+_DOC_DEFAULT = re.compile(r"^\s*(?:\*|//+|#)\s*@default(?:Value)?\s+(.+?)\s*$", re.IGNORECASE)
+_MEMBER = re.compile(r"^\s*(?:(?:readonly|public|private|protected|static|export|const|let|var|pub)\s+)*"
+                     r"([A-Za-z_$][\w$]*)\s*\??\s*[:=(]")
+DOC_MEMBER_LINES = 12  # lines from a default tag to the member it documents, at most
+_PLACES_WRITTEN = re.compile(r"[\w./-]+:\d+(?:-\d+)?|\blines?\s+\d+(?:\s*[-\u2013]\s*\d+)?", re.IGNORECASE)
+
+
+def _doc_default_against(answer: str, lines: dict[LineSpan, str]) -> ShownLine | None:
+    """A shown `@default X` whose member the answer names while it gives that member another
+    value of the same kind (a quoted word, a number, true or false) and never says X."""
+    names = {w.lower() for w in WORD.findall(answer) if len(w) >= 3 and w.lower() not in PLAIN | STOP_WORDS}
+    quoted = _QUOTED.findall(answer) + [t for t in _TICKED.findall(answer) if t.strip()[:1] in "'\""]
+    said = {_bare_value(v) for v in quoted} | set(NUMBER.findall(_PLACES_WRITTEN.sub(" ", answer)))
+    said |= {w for w in ("true", "false") if _whole(answer.lower(), w)}
+    said.discard("")
+    for span, text in lines.items():
+        tag = _DOC_DEFAULT.match(text)
+        if tag is None:
+            continue
+        value = _bare_value(tag.group(1))
+        member = _documented_member(span, lines)
+        if not value or member is None or member.lower() not in names or _whole(answer.lower(), value):
+            continue
+        if any(_value_kind(v) == _value_kind(value) and v != value for v in said):
+            return ShownLine(span, text)
+    return None
+
+
+def _bare_value(text: str) -> str:
+    return text.strip().strip("`").strip().strip("'\"").lower()
+
+
+def _value_kind(value: str) -> str:
+    if value in ("true", "false"):
+        return "bool"
+    return "number" if NUMBER.fullmatch(value) else "word"
+
+
+def _documented_member(tag: LineSpan, lines: dict[LineSpan, str]) -> str | None:
+    """The name declared on the first shown code line after a doc comment's tag line."""
+    for row in range(tag.start_line + 1, tag.start_line + DOC_MEMBER_LINES + 1):
+        text = lines.get(LineSpan(tag.path, row, row))
+        if text is None or not text.strip() or is_comment(text) or text.strip().startswith("*"):
+            continue
+        member = _MEMBER.match(text)
+        return member.group(1) if member else None
+    return None
+
+
 # A line that sets a name's default, the whole line: `binary: bool = False,`, `binary=False)`, `depth: 5,`.
 _DEFAULT_SET = re.compile(rf"(?<![\w.])(?:self\.)?([A-Za-z_]\w*)\s*(?::\s*[\w\[\], .|]+?)?\s*[=:]\s*{_LITERAL}"
                           rf"\s*[,)]?\s*$", re.IGNORECASE)
@@ -769,8 +834,8 @@ def _default_unbacked(answer: str, claims: Claims, lines: dict[LineSpan, str],
     """What keeps an answer about a default from backed (see _kept_from_backed): a shown line
     setting another default (see _default_against), or its first number in no backing line but as
     an example."""
-    if against := _default_against(answer, claims, lines):
-        return (against,), f"{against.text.strip()} (the default a shown line sets)", ""
+    if against := _default_against(answer, claims, lines) or _doc_default_against(answer, lines):
+        return (against,), f"{against.text.strip().lstrip('*/#! ')} (the default a shown line sets)", ""
     lead = _lead_number(claims)
     if lead and not any(_holds(low, lead) and not _example_only(low, lead)
                         for low in (line.text.lower() for line in f.backing)):

@@ -503,6 +503,33 @@ def test_asked_for_a_default_the_line_that_sets_the_value_backs_first() -> None:
     assert verdict.backing[0].span == LineSpan(path, 199, 199)
 
 
+def test_a_default_tag_in_a_doc_comment_and_a_comparison_are_not_the_answers_default() -> None:
+    """A user's check on reselect: "the input stability check runs every time by default ...
+    `inputStabilityCheck` ... set to `'always'`" was backed by `inputStabilityCheck === 'always' ||`
+    and a doc line listing the choices; the member's doc comment says `@default 'once'`."""
+    types, utils = "src/types.ts", "src/utils.ts"
+    lines = {LineSpan(types, 309, 309): "export interface DevModeChecks {",
+             LineSpan(types, 311, 311): "   * Overrides the global input stability check for the selector.",
+             LineSpan(types, 312, 312): "   * - `once` - Run only the first time the selector is called.",
+             LineSpan(types, 313, 313): "   * - `always` - Run every time the selector is called.",
+             LineSpan(types, 316, 316): "   * @default 'once'",
+             LineSpan(types, 318, 318): "   * @since 5.0.0",
+             LineSpan(types, 319, 319): "   */",
+             LineSpan(types, 320, 320): "  inputStabilityCheck: DevModeCheckFrequency",
+             LineSpan(utils, 151, 151): "        inputStabilityCheck === 'always' ||"}
+    question = "How often does the input stability check run by default?"
+    wrong = judge("The input stability check runs every time the selector is called by default. This is specified "
+                  "in the `inputStabilityCheck` property of the `DevModeChecks` interface, which is set to "
+                  "`'always'`.", question, lines, places=(LineSpan(types, 309, 320),))
+    assert wrong.support is Support.PARTLY
+    assert "@default 'once' (the default a shown line sets)" in wrong.missing
+    assert LineSpan(utils, 151, 151) not in [b.span for b in wrong.backing + wrong.closest][:1]
+    right = judge("By default `inputStabilityCheck` is `'once'`: it runs only the first time the selector is "
+                  "called.", question, lines, places=(LineSpan(types, 309, 320),))
+    assert right.support is Support.BACKED
+    assert "once" in right.backing[0].text
+
+
 def test_a_build_s_copy_backs_after_the_source() -> None:
     lines = {LineSpan("dist/cjs/FormApi.d.cts", 362, 362): "    removeFieldValue: (field: TField) => void",
              LineSpan("src/FormApi.ts", 1202, 1202): "  removeFieldValue = async (field: TField) => {"}
