@@ -131,6 +131,10 @@ CLOSEST_MIN_SCORE = 2  # a line naming the subject once, or holding a claim, is 
 
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]+")
 NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w])")
+# `0o644`, `0x1F`, `0b101`, `1_000_000`: numbers as code writes them (a user's check on filelock:
+# "The default mode of the lock file is 0o644" had no value to check, `o644` a word)
+_RADIX_NUMBER = re.compile(r"(?<![\w.])(?:0[xX][0-9a-fA-F][0-9a-fA-F_]*|0[oO][0-7][0-7_]*|0[bB][01][01_]*|"
+                           r"\d{1,3}(?:_\d{3})+)(?![\w])")
 _QUOTED = re.compile(r"(?<![\w])[\"']([^\"'\n]{1,60})[\"'](?![\w])")
 _TICKED = re.compile(r"`([^`\n]{1,80})`")
 # A media type is a value (`text/html`), though no quotes or ticks mark it: an answer listing the
@@ -185,8 +189,8 @@ def claims_of(answer: str, question: str, paths: Iterable[str] = ()) -> Claims:
     asked_text = _squash(question)
     text = _without_places(URL.sub(" ", answer), paths)
     key: dict[str, None] = {}
-    for value in [*NUMBER.findall(text), *_QUOTED.findall(text), *_TICKED.findall(text),
-                  *_MEDIA_TYPE.findall(text)]:
+    for value in [*NUMBER.findall(text), *_RADIX_NUMBER.findall(text), *_QUOTED.findall(text),
+                  *_TICKED.findall(text), *_MEDIA_TYPE.findall(text)]:
         written = value.strip().strip("`'\"").removesuffix("()")
         value = written.lower()
         if value and not _said(written, asked_words, asked_text, question):

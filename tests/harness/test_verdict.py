@@ -530,6 +530,22 @@ def test_a_default_tag_in_a_doc_comment_and_a_comparison_are_not_the_answers_def
     assert "once" in right.backing[0].text
 
 
+def test_a_number_written_as_code_writes_it_is_a_value_to_check() -> None:
+    """A user's check on filelock: "The default mode of the lock file is 0o644" had no value to
+    check (`o644` a word) and was backed by the cited `def mode(self) -> int:`."""
+    path = "src/filelock/_api.py"
+    lines = {LineSpan(path, 86, 86): "        mode: int = 0o644,",
+             LineSpan(path, 240, 240): "    def mode(self) -> int:",
+             LineSpan(path, 241, 241): '        """:return: the file permissions for the lockfile"""'}
+    question, cited = "What is the default mode of the lock file?", (LineSpan(path, 240, 242),)
+    right = judge(f"The default mode of the lock file is 0o644. It is in {path}:240-242.", question, lines,
+                  places=cited)
+    assert right.support is Support.BACKED and right.backing[0].span == LineSpan(path, 86, 86)
+    wrong = judge(f"The default mode of the lock file is 0o600. It is in {path}:240-242.", question, lines,
+                  places=cited)
+    assert wrong.support is not Support.BACKED and "0o600" in wrong.missing
+
+
 def test_a_build_s_copy_backs_after_the_source() -> None:
     lines = {LineSpan("dist/cjs/FormApi.d.cts", 362, 362): "    removeFieldValue: (field: TField) => void",
              LineSpan("src/FormApi.ts", 1202, 1202): "  removeFieldValue = async (field: TField) => {"}
