@@ -17,12 +17,14 @@ import json
 import logging
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from pydantic import ValidationError
 
 from app.errors import BurrowError
+from app.index import ChunkHit
 from app.settings import Settings
 from app.tools.base import ChunkLines, Reference, TextHit
 from app.tools.calls_text import call_text
@@ -115,7 +117,7 @@ class ToolExecutor:
         try:
             code = index.index_for(self._workspace)
             hits = code.find_symbol(name, MEMBER_LOOKUPS)
-            if not any(h.symbol == name or h.symbol.rsplit(".", 1)[-1] == bare for h in hits if h.symbol):
+            if not _defines(hits, name):
                 hits = inner_definitions(self._workspace, bare, code.mentions(bare, CANDIDATE_CHUNKS))
         except Exception:  # the index is a help: a broken one checks nothing
             log.exception("looking up %r in the symbol table failed", name)
@@ -129,6 +131,24 @@ class ToolExecutor:
                      for h in hits[:DEFINITION_LOOKUPS]
                      if h.symbol and (h.symbol == name or h.symbol.rsplit(".", 1)[-1] == bare)
                      for line in [_line_naming(h.text, bare, h.start_line)])
+
+    def helper_definitions(self, name: str) -> tuple[TextHit, ...]:
+        """The line of each definition of `name` inside another function, when the symbol table
+        has none of that name (references.inner_definitions); () otherwise or without an index."""
+        index = self._registry.code_search
+        if index is None:
+            return ()
+        bare = name.rsplit(".", 1)[-1]
+        try:
+            code = index.index_for(self._workspace)
+            if _defines(code.find_symbol(name, MEMBER_LOOKUPS), name):
+                return ()
+            hits = inner_definitions(self._workspace, bare, code.mentions(bare, CANDIDATE_CHUNKS))
+        except Exception:  # the index is a help: a broken one adds nothing
+            log.exception("looking up %r inside functions failed", name)
+            return ()
+        return tuple(TextHit(LineSpan(h.path, line, line), h.text.split("\n")[line - h.start_line].strip())
+                     for h in hits[:DEFINITION_LOOKUPS] for line in [_line_naming(h.text, bare, h.start_line)])
 
     def definition_names(self) -> tuple[tuple[str, str], ...]:
         """(path, qualified name) of every definition in the index; () without one."""
@@ -244,6 +264,12 @@ def _refused(call_id: str, name: str, raw: str, message: str) -> CallOutcome:
 
 def _failed(call_id: str, name: str, raw: str, arguments: dict[str, Any] | None, message: str) -> CallOutcome:
     return CallOutcome(call_id, str(name), raw, arguments, False, message)
+
+
+def _defines(hits: Sequence[ChunkHit], name: str) -> bool:
+    """One of the symbol table's hits is a definition of `name` (or of its last part)."""
+    bare = name.rsplit(".", 1)[-1]
+    return any(h.symbol == name or h.symbol.rsplit(".", 1)[-1] == bare for h in hits if h.symbol)
 
 
 def _line_naming(text: str, name: str, first: int) -> int:

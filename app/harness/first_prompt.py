@@ -18,6 +18,7 @@ from typing import Any
 from app.harness import prompts
 from app.harness.calls import CallOutcome, Toolbox
 from app.harness.events import RunEvent, ToolCallCompleted, ToolCallProposed
+from app.harness.grounding import asked_names, asks_where_defined
 from app.harness.line_budget import fit_chunks
 from app.harness.overview import overview_calls, start_of
 from app.harness.verdict import ShownLine, Uncalled
@@ -92,6 +93,9 @@ def intro_reads(question: str, tools: Toolbox, settings: Settings, files: tuple[
     calls += _callers_call(question, settings) + _index_calls(question, settings)
     spent = 0  # tokens of the callers' list, taken from the chunks' budget
     before: list[str] = []  # the lines shown so far, which the chunks do not show again
+    if settings.intro_index_tokens > 0 and (helper := _helper_defined(question, tools)) is not None:
+        spent += count_tokens(helper.text)
+        yield helper
     for index, (name, arguments, header) in enumerate(calls):
         outcome = tools.run(f"intro_{index}", name, json.dumps(arguments))
         read = _shown(outcome, header, question, settings, count_tokens, spent, before) if outcome.ok else None
@@ -116,6 +120,22 @@ def _shown(outcome: CallOutcome, header: str, question: str, settings: Settings,
         return _callers(outcome, header) or _passed(outcome) or _uncalled(outcome)
     shown = start_of(outcome, settings.intro_readme_lines)
     return IntroRead(header, *shown) if shown else None
+
+
+def _helper_defined(question: str, tools: Toolbox) -> IntroRead | None:
+    """Asked where X is defined, when X is defined only inside another function (the symbol table
+    holds the function around it, and ranks that first): X's own definition lines, so the answer
+    can point at them (a user's check on debug and redux: "Where is the enable function
+    defined?", "Where is getState defined?" were answered with other files or other lines)."""
+    lookup = getattr(tools, "helper_definitions", None)
+    if lookup is None or not asks_where_defined(question):
+        return None
+    for name in asked_names(question):
+        if found := lookup(name):
+            text = "\n".join(prompts.DEFINED_LINE.format(where=h.span, code=f"`{h.text}`") for h in found)
+            return IntroRead(prompts.HELPER_DEFINED_HEADER.format(name=name), text, tuple(h.span for h in found),
+                             tuple(found))
+    return None
 
 
 def _callers(outcome: CallOutcome, header: str) -> IntroRead | None:

@@ -225,6 +225,12 @@ _PLAIN_NAMED = re.compile(
     r"^\s*where\s+(?:is|are)\s+([A-Za-z_]\w{2,})\s+(?:defined|declared)\b", re.IGNORECASE)
 
 
+def asked_names(question: str) -> list[str]:
+    """The names a "where is X defined" question asks about: written as code, or as a plain word
+    with the kind of thing it is ("the enable function")."""
+    return list(dict.fromkeys([*mentioned_names(question)[1], *_plain_named(question)]))
+
+
 def _plain_named(question: str) -> list[str]:
     """Such names, when the question asks where one is defined or declared: the symbol table has
     a trait's definition, not the file that implements it for a type (tuning3's anyhow-12, "Which

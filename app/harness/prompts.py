@@ -35,6 +35,8 @@ NO_CALLERS_HEADER = ("Nothing in this workspace calls `{name}`: the code index f
                      "(a caller outside this code, or one that builds the name at run time, would not show). "
                      "It is defined here:")
 DEFINED_LINE = "- {where}: {code}"
+# ... and when a "where is X defined" question's X is defined only inside another function
+HELPER_DEFINED_HEADER = "`{name}` is defined inside another function, here:"
 # ... and when no line calls the name but some pass it on as a value (a callback, a handler)
 TESTS_CALL_HEADER = ("Only tests call `{name}` directly; the code index found the code passing it on or storing it as "
                      "a value, then the tests' calls (the function each line is in, where, and the line):")

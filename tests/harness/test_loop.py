@@ -786,6 +786,34 @@ def test_when_only_tests_call_a_function_the_code_that_uses_it_is_listed_first(t
         assert answer.support is Support.BACKED
 
 
+FACTORY = {  # debug's shape: the API defined inside one long function, which the index chunks whole
+    "src/common.js": "function setup(env) {\n\tconst createDebug = {};\n"
+                     + "".join(f"\tcreateDebug.option{n} = {n};\n" for n in range(140))
+                     + "\tfunction enable(namespaces) {\n\t\tcreateDebug.namespaces = namespaces;\n\t}\n"
+                       "\tcreateDebug.enable = enable;\n\treturn createDebug;\n}\n\nmodule.exports = setup;\n",
+    "src/node.js": "const setup = require('./common');\nmodule.exports = setup(exports);\nexports.enable('x');\n",
+}
+
+
+def test_asked_where_a_helper_is_defined_the_first_prompt_says_where(tmp_path):
+    """A user's check on debug: "Where is the enable function defined?" was answered with the end
+    of `setup` (the chunk the index ranks); `function enable` is a helper inside it, which the
+    symbol table does not hold. Its line comes before the chunks; a name the table defines (setup)
+    gets no such line."""
+    with workspace_tools(tmp_path, FACTORY) as (tools, settings):
+        model = ScriptedModel(["`enable` is defined in src/common.js:143."])
+        answer = only(run(model, tools, settings, question="Where is the enable function defined?"),
+                      ev.AnswerCompleted)[0]
+        first = model.requests[0].messages[-1]["content"]
+        header = prompts.HELPER_DEFINED_HEADER.format(name="enable")
+        assert f"{header}\n- src/common.js:143: `function enable(namespaces) {{`" in first
+        assert first.index(header) < first.index(prompts.INDEX_HEADER)
+        assert answer.support is Support.BACKED
+        model = ScriptedModel(["In src/common.js:1."])
+        run(model, tools, settings, question="Where is the setup function defined?")
+        assert "is defined inside another function" not in model.requests[0].messages[-1]["content"]
+
+
 RESPONDS = {  # koa's shape: a plain-word function, called once
     "application.js": "function handleRequest(ctx) {\n  const handleResponse = () => respond(ctx);\n"
                       "  return handleResponse;\n}\n\nfunction respond(ctx) {\n  ctx.res.end(ctx.body);\n}\n",
