@@ -110,18 +110,8 @@ class ToolExecutor:
         methods are chunks of their own); a name the table lacks, where a function defines it
         inside itself (references.inner_definitions); () without an index. The answer check
         compares a "where is X" answer with it."""
-        index = self._registry.code_search
-        if index is None:
-            return ()
+        hits, _ = self._defining(name)
         bare = name.rsplit(".", 1)[-1]
-        try:
-            code = index.index_for(self._workspace)
-            hits = code.find_symbol(name, MEMBER_LOOKUPS)
-            if not _defines(hits, name):
-                hits = inner_definitions(self._workspace, bare, code.mentions(bare, CANDIDATE_CHUNKS))
-        except Exception:  # the index is a help: a broken one checks nothing
-            log.exception("looking up %r in the symbol table failed", name)
-            return ()
         ends: dict[tuple[str, str], int] = {}  # (path, owner) -> the last line of its members
         for h in hits:
             if h.symbol and "." in h.symbol:
@@ -135,20 +125,28 @@ class ToolExecutor:
     def helper_definitions(self, name: str) -> tuple[TextHit, ...]:
         """The line of each definition of `name` inside another function, when the symbol table
         has none of that name (references.inner_definitions); () otherwise or without an index."""
+        hits, in_table = self._defining(name)
+        bare = name.rsplit(".", 1)[-1]
+        return () if in_table else tuple(
+            TextHit(LineSpan(h.path, line, line), h.text.split("\n")[line - h.start_line].strip())
+            for h in hits[:DEFINITION_LOOKUPS] for line in [_line_naming(h.text, bare, h.start_line)])
+
+    def _defining(self, name: str) -> tuple[tuple[ChunkHit, ...], bool]:
+        """The symbol table's hits for `name` and True when one defines it; else the definitions
+        inside functions and False; ((), False) without an index or with a broken one."""
         index = self._registry.code_search
         if index is None:
-            return ()
+            return (), False
         bare = name.rsplit(".", 1)[-1]
         try:
             code = index.index_for(self._workspace)
-            if _defines(code.find_symbol(name, MEMBER_LOOKUPS), name):
-                return ()
-            hits = inner_definitions(self._workspace, bare, code.mentions(bare, CANDIDATE_CHUNKS))
-        except Exception:  # the index is a help: a broken one adds nothing
-            log.exception("looking up %r inside functions failed", name)
-            return ()
-        return tuple(TextHit(LineSpan(h.path, line, line), h.text.split("\n")[line - h.start_line].strip())
-                     for h in hits[:DEFINITION_LOOKUPS] for line in [_line_naming(h.text, bare, h.start_line)])
+            hits = code.find_symbol(name, MEMBER_LOOKUPS)
+            if _defines(hits, name):
+                return hits, True
+            return inner_definitions(self._workspace, bare, code.mentions(bare, CANDIDATE_CHUNKS)), False
+        except Exception:  # the index is a help: a broken one checks nothing
+            log.exception("looking up %r in the symbol table failed", name)
+            return (), False
 
     def definition_names(self) -> tuple[tuple[str, str], ...]:
         """(path, qualified name) of every definition in the index; () without one."""
