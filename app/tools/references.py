@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.errors import ToolExecutionError
 from app.index import ChunkHit
 from app.index.definitions import Definition, Role, parse_definitions
+from app.index.intent import is_copy_path
 from app.index.languages import language_for
 from app.index.values import ChunkKind
 from app.tools.base import Reference, TextHit, ToolOutput
@@ -81,12 +82,15 @@ def inner_definitions(ws: Workspace, name: str, chunks: tuple[ChunkHit, ...]) ->
     keeps a function's helpers in its chunks): debug's src/common.js defines the library's API
     inside `function setup(env)`, 270 lines, so "where is enable defined?" found no definition and
     an answer citing any line of the file passed. The outline's walker, over the files whose
-    function chunks hold the name (`chunks`, from `mentions`), in file order."""
+    function chunks hold the name (`chunks`, from `mentions`), in file order; a build's copy
+    (dist/cjs/index.cjs beside src/index.ts) only when the source has none."""
     bare = _bare(name)
     word = re.compile(rf"(?<![\w$]){re.escape(bare)}(?![\w$])")
     paths = dict.fromkeys(c.path for c in chunks if c.kind in (ChunkKind.FUNCTION, ChunkKind.METHOD)
                           and any(_is_definition_line(line, bare) or _assigned_function(line, bare)
                                   for line in c.text.split("\n") if word.search(line)))
+    if any(not is_copy_path(path) for path in paths):  # a build's copy only when the source has none
+        paths = dict.fromkeys(path for path in paths if not is_copy_path(path))
     found: list[ChunkHit] = []
     for path in list(paths)[:INNER_FILES]:
         lines = current_lines(ws, path)

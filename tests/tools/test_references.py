@@ -239,3 +239,14 @@ def test_a_function_defined_inside_another_is_found_where_the_symbol_table_has_n
     # the table's own definitions win; a name nothing defines has none
     assert executor.definitions("enabled") == (LineSpan("src/common.js", 154, 156),)
     assert executor.definitions("selectColor") == ()
+
+
+def test_a_helper_in_a_build_s_copy_is_found_only_when_the_source_has_none(make_executor, tmp_path) -> None:
+    """tanstack/history ships dist/cjs/index.cjs beside src/index.ts; "Where is the flush function
+    defined?" was answered with the build's copy."""
+    files = {"src/index.ts": FACTORY["src/common.js"], "dist/cjs/index.cjs": FACTORY["src/common.js"]}
+    executor = make_executor(files)
+    assert executor.definitions("enable") == (LineSpan("src/index.ts", 144, 146),)
+    assert [h.span for h in executor.helper_definitions("enable")] == [LineSpan("src/index.ts", 144, 144)]
+    (tmp_path / "proj" / "src" / "index.ts").unlink()
+    assert make_executor({}).definitions("disable") == (LineSpan("dist/cjs/index.cjs", 147, 149),)
