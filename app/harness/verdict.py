@@ -573,6 +573,9 @@ def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[Li
         return (), why, claims.key[0]
     if ERROR_QUESTION.search(question) and not _names_an_error(answer):
         return (), "the error itself: no error name or message in the answer", ""
+    if flipped := _without_flipped(answer, f.backing, lines):
+        line, phrase = flipped
+        return (line,), f"{phrase} (the line says; the answer says with)", ""
     if beyond := _listed_past_the_list(answer, claims, lines):
         listing, extra = beyond
         where = f"{listing[0].span.path}:{listing[0].span.start_line}"
@@ -641,6 +644,29 @@ def _listed_past_the_list(answer: str, claims: Claims,
     most = max(len(held_at[s]) for s in window)
     listing = sorted((s for s in window if len(held_at[s]) >= min(2, most)), key=lambda s: (-len(held_at[s]), s))
     return tuple(ShownLine(s, lines[s]) for s in listing[:CLOSEST_LINES]), beyond
+
+
+# A backing line (or the comment lines just above it) that says "without X" where the answer says
+# "with X": the answer turned the line around (a user's check on pathspec: "How does a pattern that
+# ends with a slash match?" answered with the comment on patterns "ending without a slash", copied
+# with "with", and backed).
+_WITHOUT = re.compile(r"\bwithout\s+(?:an?\s+|the\s+|any\s+)?([a-z]\w+)", re.IGNORECASE)
+FLIP_LINES_ABOVE = 2  # lines of the same comment above a backing line that are read with it
+
+
+def _without_flipped(answer: str, backing: tuple[ShownLine, ...],
+                     lines: dict[LineSpan, str]) -> tuple[ShownLine, str] | None:
+    for line in backing:
+        for row in range(line.span.start_line - FLIP_LINES_ABOVE, line.span.start_line + 1):
+            span = LineSpan(line.span.path, row, row)
+            text = lines.get(span)
+            for m in _WITHOUT.finditer(text or ""):
+                article = r"\s+(?:an?\s+|the\s+|any\s+)?"
+                word = re.escape(m.group(1))
+                if (re.search(rf"\bwith{article}{word}\b", answer, re.IGNORECASE)
+                        and not re.search(rf"\bwithout{article}{word}\b", answer, re.IGNORECASE)):
+                    return ShownLine(span, text or ""), m.group(0)
+    return None
 
 
 # Asked which error or exception, an answer names one: a type (`TypeError`, `Timeout`, ErrNotFound),

@@ -546,6 +546,24 @@ def test_a_number_written_as_code_writes_it_is_a_value_to_check() -> None:
     assert wrong.support is not Support.BACKED and "0o600" in wrong.missing
 
 
+def test_an_answer_saying_with_where_its_line_says_without_is_not_backed() -> None:
+    """A user's check on pathspec: "How does a pattern that ends with a slash match?" was answered
+    with the comment on patterns ending *without* a slash, "with" put in its place, and backed."""
+    path = "pathspec/patterns/gitwildmatch.py"
+    lines = {LineSpan(path, 202, 202): "\t\t\t# A pattern ending without a slash ('/') will match a file or a",
+             LineSpan(path, 203, 203): '\t\t\t# directory (with paths underneath it). E.g., "foo" matches "foo",',
+             LineSpan(path, 204, 204): '\t\t\t# "foo/bar", "foo/bar/baz", etc.'}
+    question = "How does a pattern that ends with a slash match?"
+    turned = judge('The pattern that ends with a slash matches any file or directory (with paths underneath it). '
+                   'E.g., "foo" matches "foo", "foo/bar", "foo/bar/baz", etc.', question, lines)
+    assert turned.support is Support.PARTLY
+    assert "without a slash (the line says; the answer says with)" in turned.missing
+    assert turned.closest[0].span == LineSpan(path, 202, 202)
+    kept = judge('A pattern ending without a slash matches a file or a directory (with paths underneath it): '
+                 '"foo" matches "foo", "foo/bar", "foo/bar/baz".', "How does a pattern without a slash match?", lines)
+    assert kept.support is Support.BACKED
+
+
 def test_a_build_s_copy_backs_after_the_source() -> None:
     lines = {LineSpan("dist/cjs/FormApi.d.cts", 362, 362): "    removeFieldValue: (field: TField) => void",
              LineSpan("src/FormApi.ts", 1202, 1202): "  removeFieldValue = async (field: TField) => {"}
