@@ -573,6 +573,8 @@ def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[Li
         return (), why, claims.key[0]
     if ERROR_QUESTION.search(question) and not _names_an_error(answer):
         return (), "the error itself: no error name or message in the answer", ""
+    if MECHANISM_QUESTION.search(question) and _only_points(claims):
+        return (), "how: the answer quotes code and says nothing of what it does", claims.key[0]
     if flipped := _without_flipped(answer, f.backing, lines):
         line, phrase = flipped
         return (line,), f"{phrase} (the line says; the answer says with)", ""
@@ -644,6 +646,15 @@ def _listed_past_the_list(answer: str, claims: Claims,
     most = max(len(held_at[s]) for s in window)
     listing = sorted((s for s in window if len(held_at[s]) >= min(2, most)), key=lambda s: (-len(held_at[s]), s))
     return tuple(ShownLine(s, lines[s]) for s in listing[:CLOSEST_LINES]), beyond
+
+
+def _only_points(claims: Claims) -> bool:
+    """An answer that quotes code and says nothing beyond the question's own words and where it
+    is ("The line `if (listeners.fn) return 1;` in index.js shows how listeners are stored when
+    there is only one listener": a user's check on eventemitter3, backed; a single listener is
+    stored as the listener object itself, more as an array)."""
+    code = [k for k in claims.key if _SPACED_CODE.search(k)]
+    return not claims.prose and bool(code) and all(k in code or any(_holds(c, k) for c in code) for k in claims.key)
 
 
 # A backing line (or the comment lines just above it) that says "without X" where the answer says

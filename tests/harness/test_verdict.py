@@ -564,6 +564,27 @@ def test_an_answer_saying_with_where_its_line_says_without_is_not_backed() -> No
     assert kept.support is Support.BACKED
 
 
+def test_a_how_answer_that_only_points_at_a_line_of_code_is_not_backed() -> None:
+    """A user's check on eventemitter3: "How are listeners stored when there is only one listener
+    for an event?" answered "The line `if (listeners.fn) return 1;` ... shows how listeners are
+    stored ...", every word the question's own, and was backed."""
+    lines = {LineSpan("index.js", 150, 150): "EventEmitter.prototype.listenerCount = function listenerCount(event) {",
+             LineSpan("index.js", 155, 155): "  if (listeners.fn) return 1;"}
+    question, cited = "How are listeners stored when there is only one listener for an event?", \
+        (LineSpan("index.js", 143, 157),)
+    pointing = judge("The line `if (listeners.fn) return 1;` in the file `index.js:143-157` shows how listeners are "
+                     "stored when there is only one listener for an event.", question, lines, places=cited)
+    assert pointing.support is Support.PARTLY
+    assert "how: the answer quotes code and says nothing of what it does" in pointing.missing
+    saying = judge("A single listener is kept as the listener object itself (`if (listeners.fn) return 1;`), "
+                   "not wrapped in an array.", question,
+                   {**lines, LineSpan("index.js", 66, 66): "  if (!emitter._events[evt]) emitter._events[evt] = "
+                                                           "listener, emitter._eventsCount++;  // a single object, "
+                                                           "wrapped in an array when a second comes"},
+                   places=cited)
+    assert "how: the answer quotes code and says nothing of what it does" not in saying.missing
+
+
 def test_a_build_s_copy_backs_after_the_source() -> None:
     lines = {LineSpan("dist/cjs/FormApi.d.cts", 362, 362): "    removeFieldValue: (field: TField) => void",
              LineSpan("src/FormApi.ts", 1202, 1202): "  removeFieldValue = async (field: TField) => {"}
