@@ -739,9 +739,12 @@ def _backing(keys: tuple[str, ...], subject: set[str], lines: dict[LineSpan, str
     (either's "`L::default()`": `Right(_) => L::default()` before `Left(_) => R::default()`), then
     those holding more of its claims; a build's copy (dist/cjs/FormApi.d.cts) after the source's."""
     near = _subject_lines(subject, stems)
+    named = _constants_named_near(lines, lowered, near)
     out = []
     for span, low in lowered.items():
         held = [k for k in keys if _holds(low, k)]
+        if held and span in named:
+            near.setdefault(span.path, []).append(span.start_line)
         if default and (_EXAMPLE_FILE.search(span.path) or _doc_example_line(low)):
             held = [k for k in held if not _argument_only(low, k)]
         if default:  # `mode === 'always' ||` tests for a value, it sets nothing
@@ -750,6 +753,30 @@ def _backing(keys: tuple[str, ...], subject: set[str], lines: dict[LineSpan, str
             out.append((is_copy_path(span.path), keys[0] not in held, default and not any(_sets(low, k) for k in held),
                         not _whole(low, keys[0]), -len(held), -sum(_match({s}, stems[span]) for s in subject), span))
     return tuple(ShownLine(span, lines[span]) for *_, span in sorted(out)[:CLOSEST_LINES])
+
+
+# A constant's line (`const I128_MAX_LEN: usize = 40;`) is about the subject when a line naming the
+# subject uses the constant (`bytes: [MaybeUninit<u8>; I128_MAX_LEN],` in `struct Buffer`): a user's
+# check on itoa, "The buffer is 40 bytes", right, was partly backed, the value 200 lines from the
+# buffer.
+_CONSTANT = re.compile(r"^\s*(?:pub(?:\([\w:]+\))?\s+)?(?:export\s+)?(?:const|static|final|let|var)?\s*"
+                       r"([A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z]{4,})\s*(?::\s*[\w<>\[\];, ]+)?\s*=\s*[^=]")
+
+
+def _constants_named_near(lines: dict[LineSpan, str], lowered: dict[LineSpan, str],
+                          near: dict[str, list[int]]) -> set[LineSpan]:
+    """The shown lines that give a constant (a name in capitals) its value, where a line within
+    SUBJECT_WINDOW of a subject line in the same file uses the constant."""
+    out: set[LineSpan] = set()
+    for span, text in lines.items():
+        found = _CONSTANT.match(text)
+        if found is None:
+            continue
+        word = re.compile(rf"(?<![\w]){re.escape(found.group(1).lower())}(?![\w])")
+        if any(other != span and other.path == span.path and _near(other, near) and word.search(text)
+               for other, text in lowered.items()):
+            out.add(span)
+    return out
 
 
 def _compared_only(line: str, key: str) -> bool:

@@ -585,6 +585,22 @@ def test_a_how_answer_that_only_points_at_a_line_of_code_is_not_backed() -> None
     assert "how: the answer quotes code and says nothing of what it does" not in saying.missing
 
 
+def test_a_constant_the_subject_s_line_uses_backs_its_value() -> None:
+    """A user's check on itoa: "The buffer is 40 bytes", right, was partly backed: the value is
+    `const I128_MAX_LEN: usize = 40;`, 200 lines below `struct Buffer`'s `bytes: [..; I128_MAX_LEN]`."""
+    path = "src/lib.rs"
+    lines = {LineSpan(path, 56, 56): "pub struct Buffer {",
+             LineSpan(path, 58, 58): "    bytes: [MaybeUninit<u8>; I128_MAX_LEN],",
+             LineSpan(path, 281, 281): "const U128_MAX_LEN: usize = 39;",
+             LineSpan(path, 282, 282): "const I128_MAX_LEN: usize = 40;"}
+    question = "How large is the buffer?"
+    right = judge("The buffer is 40 bytes large.", question, lines, places=(LineSpan(path, 282, 282),))
+    assert right.support is Support.BACKED
+    assert right.backing[0].span == LineSpan(path, 282, 282)
+    wrong = judge("The buffer is 39 bytes large.", question, lines, places=(LineSpan(path, 281, 281),))
+    assert wrong.support is not Support.BACKED  # no line near the buffer uses U128_MAX_LEN
+
+
 def test_a_build_s_copy_backs_after_the_source() -> None:
     lines = {LineSpan("dist/cjs/FormApi.d.cts", 362, 362): "    removeFieldValue: (field: TField) => void",
              LineSpan("src/FormApi.ts", 1202, 1202): "  removeFieldValue = async (field: TField) => {"}
