@@ -161,7 +161,7 @@ PLAIN = STOP_WORDS | frozenset(
 PLACE_WORDS = frozenset(
     "specified indicated indicates stated states shows shown seen located mentioned contains listed "
     "holds answer done sets field attribute property section higher later root folder directory "
-    "typically given specifically defined found following example means true false none null".split()
+    "typically given specifically defined found following example means true false none null inside".split()
 )
 # Questions that ask where something is (a file or a place is their answer).
 WHERE_QUESTION = re.compile(r"\b(?:where|which (?:file|module|folder)|what file|defined|implemented)\b",

@@ -356,3 +356,19 @@ def test_a_file_inside_quoted_code_is_no_file_the_answer_names() -> None:
     answer = "It raises: use `open('foo.toml', 'rb')`, see `src/tomli/_parser.py` and pyproject.toml."
     paths, _ = mentioned_names(answer)
     assert paths == ["src/tomli/_parser.py", "pyproject.toml"]
+
+
+def test_a_where_answer_naming_the_defining_file_in_words_of_place_is_backed() -> None:
+    """A user's check on redux: "Where is the dispatch function defined?" answered "in the
+    `dispatch` function inside the `createStore.ts` file, which is located in the `src`
+    directory": right (a helper of createStore), and not backed, "inside" counted as a claim."""
+    source = {("src/createStore.ts", 271): "  function dispatch(action: A) {"}
+    ev = evidence(source)
+    lookup = NameLookup(lambda p: p in ("src/createStore.ts", "createStore.ts"), lambda s: s in ("dispatch", "src"),
+                        lambda p: "src/createStore.ts" if p.endswith("createStore.ts") else None,
+                        lambda span: (ShownLine(span, source[(span.path, span.start_line)]),),
+                        lambda name: (LineSpan("src/createStore.ts", 271, 330),) if name == "dispatch" else ())
+    checked = check_answer("The dispatch function is defined in the `dispatch` function inside the `createStore.ts` "
+                           "file, which is located in the `src` directory.", "Where is the dispatch function defined?",
+                           (), ev, lookup, 10, 5)
+    assert checked.support is Support.BACKED
