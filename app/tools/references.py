@@ -88,6 +88,7 @@ def inner_definitions(ws: Workspace, name: str, chunks: tuple[ChunkHit, ...]) ->
     word = re.compile(rf"(?<![\w$]){re.escape(bare)}(?![\w$])")
     paths = dict.fromkeys(c.path for c in chunks if c.kind in (ChunkKind.FUNCTION, ChunkKind.METHOD)
                           and any(_is_definition_line(line, bare) or _assigned_function(line, bare)
+                                  or _shorthand_method(line, bare)
                                   for line in c.text.split("\n") if word.search(line)))
     if any(not is_copy_path(path) for path in paths):  # a build's copy only when the source has none
         paths = dict.fromkeys(path for path in paths if not is_copy_path(path))
@@ -99,6 +100,12 @@ def inner_definitions(ws: Workspace, name: str, chunks: tuple[ChunkHit, ...]) ->
                 found.append(ChunkHit(path, d.start + 1, d.end + 1, d.kind, d.name, 0.0,
                                       "\n".join(lines[d.start : d.end + 1])))
     return tuple(found)
+
+
+def _shorthand_method(text: str, name: str) -> bool:
+    """`emit(event, ...args) {`: a method of an object literal (nanoevents' `createNanoEvents`
+    returns `{ emit(...) {...}, on(...) {...} }`)."""
+    return re.match(rf"\s*(?:async\s+)?\*?\s*{re.escape(name)}\s*\([^()]*\)\s*\{{", text) is not None
 
 
 def _assigned_function(text: str, name: str) -> bool:

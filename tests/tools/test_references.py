@@ -250,3 +250,13 @@ def test_a_helper_in_a_build_s_copy_is_found_only_when_the_source_has_none(make_
     assert [h.span for h in executor.helper_definitions("enable")] == [LineSpan("src/index.ts", 144, 144)]
     (tmp_path / "proj" / "src" / "index.ts").unlink()
     assert make_executor({}).definitions("disable") == (LineSpan("dist/cjs/index.cjs", 147, 149),)
+
+
+def test_a_method_of_an_object_a_function_returns_is_found_inside_it(make_executor) -> None:
+    """nanoevents: `createNanoEvents = () => ({ emit(event, ...args) {...}, on(event, cb) {...} })`."""
+    source = ("export let createNanoEvents = () => ({\n  emit(event, ...args) {\n"
+              "    for (const cb of this.events[event] || []) cb(...args)\n  },\n  events: {},\n"
+              "  on(event, cb) {\n    (this.events[event] ||= []).push(cb)\n  }\n})\n")
+    executor = make_executor({"index.js": source, "test.js": "emitter.emit('tick')\n"})
+    assert executor.definitions("emit") == (LineSpan("index.js", 2, 4),)
+    assert [h.text for h in executor.helper_definitions("on")] == ["on(event, cb) {"]
