@@ -28,6 +28,11 @@ def calls(*items: ParsedToolCall, text: str = "") -> ParsedReply:
     return ParsedReply(text, tuple(items))
 
 
+def listed_under(prompt: str, header: str) -> str:
+    """The block of a first prompt under `header`, up to the next blank line."""
+    return prompt.split(header, 1)[1].split("\n\n", 1)[0]
+
+
 @contextmanager
 def workspace_tools(tmp_path: Path, files: dict[str, str]):
     """A workspace of `files` in tmp_path, its tools and the settings that answer after the reads."""
@@ -572,7 +577,7 @@ def test_a_callers_question_lists_the_calls_the_references_tool_found_before_the
     events = run(model, tools, settings, question="What calls load_config?")
     first = model.requests[0].messages[-1]["content"]
     header = prompts.CALLERS_HEADER.format(name="load_config")
-    listed = first.split(header, 1)[1].split("\n\n", 1)[0]
+    listed = listed_under(first, header)
     # main's call first, the test's after it; the import line is no call
     assert listed.strip().splitlines() == [
         "- in `main`, notekeeper/cli.py:28: `config = load_config()`",
@@ -672,7 +677,7 @@ def test_a_callers_question_about_a_function_nothing_calls_is_told_so_and_judged
         first = none.requests[0].messages[-1]["content"]
         header = prompts.NO_CALLERS_HEADER.format(name="compact_notes")
         assert header in first and first.index(header) < first.index(prompts.INDEX_HEADER)
-        assert first.split(header, 1)[1].split("\n\n", 1)[0].strip() == "- store.py:1: `def compact_notes(notes):`"
+        assert listed_under(first, header).strip() == "- store.py:1: `def compact_notes(notes):`"
         assert answer.support is Support.BACKED
         assert [(b.span, b.text) for b in answer.backing] == [(LineSpan("store.py", 1, 1), "def compact_notes(notes):")]
         named = ScriptedModel(["`compact_notes` is called by `save` (store.py:6-7)."])
@@ -708,7 +713,7 @@ def test_a_callers_list_leaves_out_the_build_when_the_source_has_the_calls(tmp_p
         model = ScriptedModel(["`resizeItem` is called by `measure` and `observe` (src/index.ts:3, src/index.ts:11)."])
         answer = only(run(model, tools, settings, question="What calls resizeItem?"), ev.AnswerCompleted)[0]
         first = model.requests[0].messages[-1]["content"]
-        listed = first.split(prompts.CALLERS_HEADER.format(name="resizeItem"), 1)[1].split("\n\n", 1)[0]
+        listed = listed_under(first, prompts.CALLERS_HEADER.format(name="resizeItem"))
         assert [line.split(", ", 1)[0] for line in listed.strip().splitlines()] == [
             "- in `Virtualizer.measure`", "- in `Virtualizer.observe`"]
         assert "dist/" not in listed
@@ -741,7 +746,7 @@ def test_a_function_passed_on_as_a_value_lists_where_instead_of_callers(tmp_path
         answer = only(run(right, tools, settings, question=question), ev.AnswerCompleted)[0]
         first = right.requests[0].messages[-1]["content"]
         header = prompts.PASSED_HEADER.format(name="_after_stop_check")
-        listed = first.split(header, 1)[1].split("\n\n", 1)[0]
+        listed = listed_under(first, header)
         # the comment that names it is no use
         assert listed.strip().splitlines() == [
             "- in `Retrying._after_retry_check`, retrying.py:13: `self._add_action(self._after_stop_check)`"]
@@ -775,7 +780,7 @@ def test_when_only_tests_call_a_function_the_code_that_uses_it_is_listed_first(t
                                     "`actual := ListFormatFunc(errors)`"])
         answer = only(run(tests_only, tools, settings, question=question), ev.AnswerCompleted)[0]
         first = tests_only.requests[0].messages[-1]["content"]
-        listed = first.split(prompts.TESTS_CALL_HEADER.format(name="ListFormatFunc"), 1)[1].split("\n\n", 1)[0]
+        listed = listed_under(first, prompts.TESTS_CALL_HEADER.format(name="ListFormatFunc"))
         assert listed.strip().splitlines() == [
             "- in `Error.Error`, multierror.go:6: `fn = ListFormatFunc`",
             "- in `TestListFormatFuncSingle`, format_test.go:4: `actual := ListFormatFunc(errors)`"]
@@ -829,7 +834,7 @@ def test_a_plain_word_the_index_defines_gets_its_callers_listed(tmp_path):
         model = ScriptedModel(["In `handleRequest`, application.js:2."])
         run(model, tools, settings, question="What calls respond?")
         first = model.requests[0].messages[-1]["content"]
-        listed = first.split(prompts.CALLERS_HEADER.format(name="respond"), 1)[1].split("\n\n", 1)[0]
+        listed = listed_under(first, prompts.CALLERS_HEADER.format(name="respond"))
         assert listed.strip() == "- in `handleRequest`, application.js:2: `const handleResponse = () => respond(ctx);`"
         model = ScriptedModel(["Nothing does."])
         run(model, tools, settings, question="What calls render?")
