@@ -17,7 +17,6 @@ import json
 import logging
 import re
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -118,8 +117,7 @@ class ToolExecutor:
                 owner = h.symbol.rsplit(".", 1)[0].lower()
                 ends[h.path, owner] = max(ends.get((h.path, owner), 0), h.end_line)
         return tuple(LineSpan(h.path, line, max(line, h.end_line, ends.get((h.path, h.symbol.lower()), 0)))
-                     for h in hits[:DEFINITION_LOOKUPS]
-                     if h.symbol and (h.symbol == name or h.symbol.rsplit(".", 1)[-1] == bare)
+                     for h in hits[:DEFINITION_LOOKUPS] if _defines_name(h, name)
                      for line in [_line_naming(h.text, bare, h.start_line)])
 
     def helper_definitions(self, name: str) -> tuple[TextHit, ...]:
@@ -141,7 +139,7 @@ class ToolExecutor:
         try:
             code = index.index_for(self._workspace)
             hits = code.find_symbol(name, MEMBER_LOOKUPS)
-            if _defines(hits, name):
+            if any(_defines_name(h, name) for h in hits):
                 return hits, True
             return inner_definitions(self._workspace, bare, code.mentions(bare, CANDIDATE_CHUNKS)), False
         except Exception:  # the index is a help: a broken one checks nothing
@@ -264,10 +262,9 @@ def _failed(call_id: str, name: str, raw: str, arguments: dict[str, Any] | None,
     return CallOutcome(call_id, str(name), raw, arguments, False, message)
 
 
-def _defines(hits: Sequence[ChunkHit], name: str) -> bool:
-    """One of the symbol table's hits is a definition of `name` (or of its last part)."""
-    bare = name.rsplit(".", 1)[-1]
-    return any(h.symbol == name or h.symbol.rsplit(".", 1)[-1] == bare for h in hits if h.symbol)
+def _defines_name(hit: ChunkHit, name: str) -> bool:
+    """A symbol-table hit is a definition of `name` (or of its last part: `Mux.Use` for `Use`)."""
+    return bool(hit.symbol) and (hit.symbol == name or hit.symbol.rsplit(".", 1)[-1] == name.rsplit(".", 1)[-1])
 
 
 def _line_naming(text: str, name: str, first: int) -> int:

@@ -154,8 +154,12 @@ def _code_uses(outcome: CallOutcome) -> list[Reference]:
     `Error()`): when only tests call it, these are how the code gets to it (a user's check: "What
     calls ListFormatFunc?" was answered with the two tests, and backed; `Error()` formats every
     multierror with it)."""
-    return [r for r in outcome.references if r.how == "use" and r.inside and not _NO_USE.match(r.hit.text)
-            and not is_test_path(r.hit.span.path)]
+    return [r for r in _value_uses(outcome) if not is_test_path(r.hit.span.path)]
+
+
+def _value_uses(outcome: CallOutcome) -> list[Reference]:
+    """find_references' uses of the name inside a definition, but comments, imports and exports."""
+    return [r for r in outcome.references if r.how == "use" and r.inside and not _NO_USE.match(r.hit.text)]
 
 
 def _passed(outcome: CallOutcome) -> IntroRead | None:
@@ -167,9 +171,7 @@ def _passed(outcome: CallOutcome) -> IntroRead | None:
     if any(r.how == "call" for r in outcome.references):
         return None
     name = str((outcome.arguments or {}).get("symbol", ""))
-    return _reference_list([r for r in outcome.references
-                            if r.how == "use" and r.inside and not _NO_USE.match(r.hit.text)],
-                           prompts.PASSED_HEADER.format(name=name))
+    return _reference_list(_value_uses(outcome), prompts.PASSED_HEADER.format(name=name))
 
 
 def _reference_list(refs: list[Reference], header: str) -> IntroRead | None:

@@ -665,18 +665,22 @@ _WITHOUT = re.compile(r"\bwithout\s+(?:an?\s+|the\s+|any\s+)?([a-z]\w+)", re.IGN
 FLIP_LINES_ABOVE = 2  # lines of the same comment above a backing line that are read with it
 
 
+_ARTICLE = r"\s+(?:an?\s+|the\s+|any\s+)?"
+
+
 def _without_flipped(answer: str, backing: tuple[ShownLine, ...],
                      lines: dict[LineSpan, str]) -> tuple[ShownLine, str] | None:
     for line in backing:
         for row in range(line.span.start_line - FLIP_LINES_ABOVE, line.span.start_line + 1):
             span = LineSpan(line.span.path, row, row)
             text = lines.get(span)
-            for m in _WITHOUT.finditer(text or ""):
-                article = r"\s+(?:an?\s+|the\s+|any\s+)?"
+            if text is None:
+                continue
+            for m in _WITHOUT.finditer(text):
                 word = re.escape(m.group(1))
-                if (re.search(rf"\bwith{article}{word}\b", answer, re.IGNORECASE)
-                        and not re.search(rf"\bwithout{article}{word}\b", answer, re.IGNORECASE)):
-                    return ShownLine(span, text or ""), m.group(0)
+                if (re.search(rf"\bwith{_ARTICLE}{word}\b", answer, re.IGNORECASE)
+                        and not re.search(rf"\bwithout{_ARTICLE}{word}\b", answer, re.IGNORECASE)):
+                    return ShownLine(span, text), m.group(0)
     return None
 
 
@@ -743,13 +747,11 @@ def _backing(keys: tuple[str, ...], subject: set[str], lines: dict[LineSpan, str
     out = []
     for span, low in lowered.items():
         held = [k for k in keys if _holds(low, k)]
-        if held and span in named:
-            near.setdefault(span.path, []).append(span.start_line)
         if default and (_EXAMPLE_FILE.search(span.path) or _doc_example_line(low)):
             held = [k for k in held if not _argument_only(low, k)]
         if default:  # `mode === 'always' ||` tests for a value, it sets nothing
             held = [k for k in held if not _compared_only(low, k)]
-        if held and _near(span, near):
+        if held and (_near(span, near) or span in named):
             out.append((is_copy_path(span.path), keys[0] not in held, default and not any(_sets(low, k) for k in held),
                         not _whole(low, keys[0]), -len(held), -sum(_match({s}, stems[span]) for s in subject), span))
     return tuple(ShownLine(span, lines[span]) for *_, span in sorted(out)[:CLOSEST_LINES])
@@ -773,8 +775,8 @@ def _constants_named_near(lines: dict[LineSpan, str], lowered: dict[LineSpan, st
         if found is None:
             continue
         word = re.compile(rf"(?<![\w]){re.escape(found.group(1).lower())}(?![\w])")
-        if any(other != span and other.path == span.path and _near(other, near) and word.search(text)
-               for other, text in lowered.items()):
+        if any(other != span and other.path == span.path and _near(other, near) and word.search(low)
+               for other, low in lowered.items()):
             out.add(span)
     return out
 
@@ -811,7 +813,7 @@ def _default_against(answer: str, claims: Claims, lines: dict[LineSpan, str]) ->
     values = {_kind(k): k for k in claims.key if re.fullmatch(_LITERAL, k)}
     if not values:
         return None
-    names = {w.lower() for w in WORD.findall(answer) if len(w) >= 3 and w.lower() not in PLAIN | STOP_WORDS}
+    names = _named_words(answer)
     for span, text in lines.items():
         if _EXAMPLE_FILE.search(span.path):
             continue
@@ -836,10 +838,15 @@ DOC_MEMBER_LINES = 12  # lines from a default tag to the member it documents, at
 _PLACES_WRITTEN = re.compile(r"[\w./-]+:\d+(?:-\d+)?|\blines?\s+\d+(?:\s*[-\u2013]\s*\d+)?", re.IGNORECASE)
 
 
+def _named_words(answer: str) -> set[str]:
+    """The answer's words that may name something (lower-case, not plain words)."""
+    return {w.lower() for w in WORD.findall(answer) if len(w) >= 3 and w.lower() not in PLAIN | STOP_WORDS}
+
+
 def _doc_default_against(answer: str, lines: dict[LineSpan, str]) -> ShownLine | None:
     """A shown `@default X` whose member the answer names while it gives that member another
     value of the same kind (a quoted word, a number, true or false) and never says X."""
-    names = {w.lower() for w in WORD.findall(answer) if len(w) >= 3 and w.lower() not in PLAIN | STOP_WORDS}
+    names = _named_words(answer)
     quoted = _QUOTED.findall(answer) + [t for t in _TICKED.findall(answer) if t.strip()[:1] in "'\""]
     said = {_bare_value(v) for v in quoted} | set(NUMBER.findall(_PLACES_WRITTEN.sub(" ", answer)))
     said |= {w for w in ("true", "false") if _whole(answer.lower(), w)}

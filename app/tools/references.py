@@ -95,8 +95,10 @@ def inner_definitions(ws: Workspace, name: str, chunks: tuple[ChunkHit, ...]) ->
     found: list[ChunkHit] = []
     for path in list(paths)[:INNER_FILES]:
         lines = current_lines(ws, path)
+        if lines is None:
+            continue
         for d in _outline(path, lines) or ():
-            if d.depth and d.role is Role.FUNCTION and _bare(d.name) == bare and lines is not None:
+            if d.depth and d.role is Role.FUNCTION and _bare(d.name) == bare:
                 found.append(ChunkHit(path, d.start + 1, d.end + 1, d.kind, d.name, 0.0,
                                       "\n".join(lines[d.start : d.end + 1])))
     return tuple(found)
