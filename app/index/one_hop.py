@@ -52,7 +52,7 @@ def referenced(store: Store, hit: ChunkHit, shown: list[ChunkHit]) -> list[Chunk
     for name, start, end, kind, symbol, text in sorted(rows, key=lambda r: order[r[0]]):
         ref = _definition(ChunkHit(hit.path, start, end, ChunkKind(kind), symbol,
                                    hit.score * REFERENCE_WEIGHT, text), name)
-        if ref is None or not _worth(ref) or any(_overlap(ref, other) for other in [hit, *shown, *found]):
+        if ref is None or not _worth(ref) or any(overlap(ref, other) for other in [hit, *shown, *found]):
             continue
         found.append(ref)
         if len(found) == REFERENCES_PER_HIT:
@@ -78,12 +78,12 @@ def _definition(chunk: ChunkHit, name: str) -> ChunkHit | None:
     first = next((i for i, line in enumerate(lines) if pattern.match(line)), None)
     if first is None:
         return None
-    last = _statement_end(lines, first)
+    last = statement_end(lines, first)
     return replace(chunk, start_line=chunk.start_line + first, end_line=chunk.start_line + last,
                    kind=ChunkKind.CODE, symbol=name, text="\n".join(lines[first:last + 1]))
 
 
-def _statement_end(lines: list[str], first: int) -> int:
+def statement_end(lines: list[str], first: int) -> int:
     """The last line of the statement starting at `first`: where its brackets close."""
     depth = 0
     for i in range(first, min(len(lines), first + STATEMENT_MAX_LINES)):
@@ -93,7 +93,7 @@ def _statement_end(lines: list[str], first: int) -> int:
     return min(len(lines), first + STATEMENT_MAX_LINES) - 1
 
 
-def _overlap(a: ChunkHit, b: ChunkHit) -> bool:
+def overlap(a: ChunkHit, b: ChunkHit) -> bool:
     return a.path == b.path and a.start_line <= b.end_line and b.start_line <= a.end_line
 
 
@@ -101,7 +101,7 @@ def with_references(store: Store, hits: tuple[ChunkHit, ...], from_hits: int) ->
     """The hits, each of the first `from_hits` followed by the definitions it uses."""
     out: list[ChunkHit] = []
     for rank, hit in enumerate(hits):
-        if any(_overlap(hit, other) for other in out):
+        if any(overlap(hit, other) for other in out):
             continue
         out.append(hit)
         if rank < from_hits:
@@ -117,7 +117,7 @@ def with_definitions_after_comments(store: Store, hits: tuple[ChunkHit, ...]) ->
         after = _definition_after(store, hit) if _only_comments(hit.text) else None
         if after is None:
             out.append(hit)
-        elif not any(_overlap(after, other) for other in [*out, *hits]):
+        elif not any(overlap(after, other) for other in [*out, *hits]):
             gap = [""] * (after.start_line - hit.end_line - 1)
             out.append(replace(after, start_line=hit.start_line, score=hit.score,
                                text="\n".join([hit.text, *gap, after.text])))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from app.index.intent import PROSE_KINDS, Intent, callee_of, intent_of, is_copy_path, is_test_path, prior
 from app.index.one_hop import with_definitions_after_comments, with_references
+from app.index.setters import with_setters
 from app.index.store import Store
 from app.index.terms import STOP_WORDS, query_terms, related, stem, word_parts
 from app.index.values import ChunkHit, ChunkKind
@@ -75,7 +76,8 @@ def search(store: Store, query: str, limit: int, settings: Settings, references:
     hits = _tests_last(_hits(store, scored, intent), intent)
     found = with_definitions_after_comments(store, _diversify(store, hits, limit, settings.index_max_hits_per_file,
                                                               _prose_room(intent, limit)))
-    return with_references(store, found, references) if references else found
+    found = with_references(store, found, references) if references else found
+    return with_setters(store, found, query)
 
 
 def _rarity(groups: dict[str, set[str]], df: dict[str, int], total: int) -> dict[str, float]:

@@ -73,7 +73,9 @@ def _verdict_fields(answer: Any) -> dict[str, Any]:
             "backing": [f"{b.span}: {b.text.strip()}" for b in answer.backing],
             "closest": [f"{c.span}: {c.text.strip()}" for c in answer.closest],
             "found": list(answer.found), "missing": list(answer.missing),
-            "unverified": list(answer.unverified)}
+            "unverified": list(answer.unverified),
+            "doubt": None if answer.doubt is None else {"claim": answer.doubt.claim,
+                                                        "percent": answer.doubt.percent}}
 
 
 def recorded_table(rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:

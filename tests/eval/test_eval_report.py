@@ -143,3 +143,15 @@ def test_a_run_with_the_second_stage_says_what_it_changed_and_cost() -> None:
     assert first["partly_backed"] == {"answers": 1 + (plain_verdict == "partly_backed"),
                                       "right": plain_verdict == "partly_backed"}
     assert "second_stage" not in summarize([plain])
+
+
+def test_a_replayed_row_says_which_claim_the_model_was_unsure_of() -> None:
+    """The replay's row gives the doubt that kept an answer from backed (certainty), not only its verdict."""
+    from app.harness import events as ev
+    from app.harness.certainty import Certainty
+    from app.llm.base import Usage
+    from bench.eval.replay import _verdict_fields
+
+    answer = ev.AnswerCompleted("It is 3.", (), 1, Usage(1, 0, 1, 0.1), 0.1, doubt=Certainty("3", -1.2))
+    assert _verdict_fields(answer)["doubt"] == {"claim": "3", "percent": 30}
+    assert _verdict_fields(ev.AnswerCompleted("It is 3.", (), 1, Usage(1, 0, 1, 0.1), 0.1))["doubt"] is None
