@@ -30,6 +30,7 @@ MIN_FIELD_TERMS = 2  # question words a field's doc comment and name must hold
 SETTER_CHUNKS = 200  # code chunks naming the field looked at, at most
 COMMENT_LINES = 2  # comment lines right above the setting statement shown with it
 STATEMENT_LINES = 4  # lines of the setting statement shown, at most
+LINE_MAX_CHARS = 400  # a chunk whose first lines are longer is minified code, no place to read a value
 MIN_SETTING = 3  # a setter's weight (see _setting_patterns) and 1 for a value in its statement, at least
 
 _FIELD = re.compile(r"^\s*(?:(?:readonly|public|private|protected|static|declare|pub(?:\([^)]*\))?)\s+)*"
@@ -41,6 +42,7 @@ _TRAILING_COMMENT = re.compile(r"\s(?://|#)\s*(.*)$")
 _LITERAL = re.compile(r"\d|['\"`]|\b(?:true|false|True|False|None|nil|null|Infinity)\b|\b[A-Z][A-Z0-9_]{2,}\b|"
                       r"\b[dD]efault[A-Z_]\w*")
 _CONTINUED = ("(", "[", "{", ",", "=", "?", ":", "&&", "||")  # a line that ends so goes on below
+_BLOCK_HEAD = re.compile(r"(?:\)|=>|\belse|\btry|\bdo|\bfinally)\s*\{$")
 _CODE_KINDS = (ChunkKind.FUNCTION, ChunkKind.METHOD, ChunkKind.CODE)
 
 
@@ -93,6 +95,9 @@ def _setting_patterns(name: str) -> list[tuple[re.Pattern[str], int]]:
     return [
         (re.compile(rf"(?<![\w$]){n}\s*(?:\?\?|\|\|)\s*\S|(?<![\w$]){n}\s+or\s+\S"), 3),
         (re.compile(rf"(?:\.|^\s*(?:(?:let|const|var)\s+)?){n}\s*=(?![=>])\s*\S"), 2),
+        # a destructuring default (`{ max = 0, ttlResolution = 1 } = options`) or a keyword
+        # parameter's (`def __init__(self, timeout: float = 5)`)
+        (re.compile(rf"[({{,]\s*{n}\s*(?::\s*[^=,()]+?)?\s*=(?![=>])\s*\S"), 2),
         (re.compile(rf"(?:^\s*|[{{,]\s*){n}\s*:\s*\S"), 2),
     ]
 
@@ -118,6 +123,8 @@ def setting_statement(store: Store, name: str, declaration: ChunkHit, shown: tup
         if is_test_path(path) or path.endswith(".d.ts") or (is_copy_path(path) and not is_copy_path(declaration.path)):
             continue
         lines = text.split("\n")
+        if any(len(line) > LINE_MAX_CHARS for line in lines[:3]):  # minified: `index.min.js`
+            continue
         about = len(words & set(terms(f"{path} {symbol} {text}", keep_stop_words=False)))
         for i, line in _code_lines(lines):
             weight = max((w for pattern, w in patterns if pattern.search(line)), default=0)
@@ -146,12 +153,19 @@ def _code_lines(lines: list[str]) -> list[tuple[int, str]]:
     return out
 
 
+def _continues(line: str) -> bool:
+    """The line goes on below it as one statement: it ends in an open bracket, a comma or an
+    operator, but not as a block's head does (`constructor(options) {`, `} else {`)."""
+    text = line.rstrip()
+    return text.endswith(_CONTINUED) and not _BLOCK_HEAD.search(text)
+
+
 def _statement(chunk: ChunkHit, lines: list[str], at: int) -> ChunkHit:
     """The chunk cut to the statement the line at index `at` is part of (from the line that opens
     it, when `at` continues one: `this.gcTime = Math.max(` above `this.gcTime || 0,`; its brackets
     closed, at most STATEMENT_LINES lines) and the comment lines right above it."""
     first = at
-    while first > 0 and at - first < STATEMENT_LINES - 1 and lines[first - 1].rstrip().endswith(_CONTINUED):
+    while first > 0 and at - first < STATEMENT_LINES - 1 and _continues(lines[first - 1]):
         first -= 1
     top = first
     while top > 0 and first - top < COMMENT_LINES and _COMMENT.match(lines[top - 1]):

@@ -420,6 +420,20 @@ def test_a_docs_page_s_or_a_test_s_example_sets_no_default() -> None:
     assert judge(answer, question, readme | code).support is Support.PARTLY
 
 
+def test_an_example_in_a_doc_comment_sets_no_default() -> None:
+    """A user's check on the Rust backoff crate: "the default multiplier is 1.5", right, was kept from
+    backed by the crate docs' worked example (`//!multiplier = 2` under "given the following
+    parameters"); the constant beside its doc says 1.5. A code line giving 2 still keeps it."""
+    lines = {LineSpan("src/default.rs", 8, 8): "/// The default multiplier value (1.5 which is 50% increase per back off).",
+             LineSpan("src/default.rs", 9, 9): "pub const MULTIPLIER: f64 = 1.5;",
+             LineSpan("src/lib.rs", 25, 25): "//!multiplier = 2"}
+    question = "What is the default multiplier of the exponential backoff?"
+    answer = "The default multiplier of the exponential backoff is 1.5."
+    assert judge(answer, question, lines).support is Support.BACKED
+    code = {LineSpan("src/exponential.rs", 44, 44): "            multiplier: 2,"}
+    assert judge(answer, question, lines | code).support is Support.PARTLY
+
+
 def test_a_question_about_the_whole_project_is_about_every_line_read_for_it() -> None:
     """"What does this project do?" names no subject but asking words; the lines read for it (a
     package's doc comment) are about the project, so a short answer they hold is backed, and one

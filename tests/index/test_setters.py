@@ -102,7 +102,7 @@ func New(limit int) func() {
     index.refresh()
     found = index.search("How long does a request wait in the backlog by default?", 1)
     assert [(h.path, h.start_line, h.end_line) for h in found] == [("opts.go", 3, 8),
-                                                                   ("middleware/new.go", 7, 9)]
+                                                                   ("middleware/new.go", 8, 8)]
 
 
 def test_the_asked_field_is_the_one_whose_doc_holds_most_of_the_question():
@@ -154,4 +154,29 @@ def test_a_block_doc_without_stars_names_the_field_and_a_comment_sets_nothing(ma
     assert asked_field(options, set(query_terms("Do queued tasks start running by default?"))) == "autoStart"
     found = index.search("Do queued tasks start running by default?", 2)
     setters = [h for h in found if h.path == "src/queue.js" and "autoStart: true" in h.text]
-    assert [(h.start_line, h.end_line) for h in setters] == [(2, 5)]  # the object literal, not the comment
+    assert [(h.start_line, h.end_line) for h in setters] == [(3, 6)]  # the object literal, not the comment
+
+
+def test_a_destructuring_default_sets_the_field(make_index):
+    options = """export interface CacheOptions {
+  /**
+   * How precisely the age of an entry is measured, in milliseconds.
+   */
+  ttlResolution?: number
+  max?: number
+}
+"""
+    cache = """export class Cache {
+  constructor(options) {
+    const { max = 0, ttlResolution = 1, dispose } = options
+    this.max = max
+    this.dispose = dispose
+  }
+}
+"""
+    minified = "var C=function(o){" + "".join(f"var a{n}=o.a{n}||{n};" for n in range(40)) + \
+        "var ttlResolution=o.ttlResolution||5;return {age:0,entry:1,precisely:2,measured:3}};\n"
+    index = make_index({"src/options.ts": options, "src/cache.js": cache, "src/cache.min.js": minified})
+    index.refresh()
+    found = index.search("How precisely is the age of an entry measured by default?", 1)  # not the minified copy
+    assert [(h.path, h.start_line, h.end_line) for h in found] == [("src/options.ts", 1, 7), ("src/cache.js", 3, 3)]
