@@ -424,7 +424,7 @@ def test_an_example_in_a_doc_comment_sets_no_default() -> None:
     """A user's check on the Rust backoff crate: "the default multiplier is 1.5", right, was kept from
     backed by the crate docs' worked example (`//!multiplier = 2` under "given the following
     parameters"); the constant beside its doc says 1.5. A code line giving 2 still keeps it."""
-    lines = {LineSpan("src/default.rs", 8, 8): "/// The default multiplier value (1.5 which is 50% increase per back off).",
+    lines = {LineSpan("src/default.rs", 8, 8): "/// The default multiplier value (1.5 which is 50% increase).",
              LineSpan("src/default.rs", 9, 9): "pub const MULTIPLIER: f64 = 1.5;",
              LineSpan("src/lib.rs", 25, 25): "//!multiplier = 2"}
     question = "What is the default multiplier of the exponential backoff?"
