@@ -43,6 +43,7 @@ _LITERAL = re.compile(r"\d|['\"`]|\b(?:true|false|True|False|None|nil|null|Infin
                       r"\b[dD]efault[A-Z_]\w*")
 _CONTINUED = ("(", "[", "{", ",", "=", "?", ":", "&&", "||")  # a line that ends so goes on below
 _BLOCK_HEAD = re.compile(r"(?:\)|=>|\belse|\btry|\bdo|\bfinally)\s*\{$")
+_TYPES_FILE = re.compile(r"\.d\.[cm]?ts$")  # declarations only: `index.d.ts`, `index.d.cts`
 _CODE_KINDS = (ChunkKind.FUNCTION, ChunkKind.METHOD, ChunkKind.CODE)
 
 
@@ -120,7 +121,8 @@ def setting_statement(store: Store, name: str, declaration: ChunkHit, shown: tup
     patterns = _setting_patterns(name)
     best: tuple[tuple[int, int, bool, int], ChunkHit] | None = None
     for start, end, kind, symbol, text, path in rows:
-        if is_test_path(path) or path.endswith(".d.ts") or (is_copy_path(path) and not is_copy_path(declaration.path)):
+        copy = is_copy_path(path) and not is_copy_path(declaration.path)
+        if is_test_path(path) or _TYPES_FILE.search(path) or copy:
             continue
         lines = text.split("\n")
         if any(len(line) > LINE_MAX_CHARS for line in lines[:3]):  # minified: `index.min.js`
