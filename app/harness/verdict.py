@@ -913,10 +913,18 @@ def _default_unbacked(answer: str, claims: Claims, lines: dict[LineSpan, str],
     if against := _default_against(answer, claims, lines) or _doc_default_against(answer, lines):
         return (against,), f"{against.text.strip().lstrip('*/#! ')} (the default a shown line sets)", ""
     lead = _lead_number(claims)
-    if lead and not any(_holds(low, lead) and not _example_only(low, lead)
-                        for low in (line.text.lower() for line in f.backing)):
+    if lead and not any(_holds(low, lead) and not _example_only(low, lead) and not _docs_setting(line.span, low, lead)
+                        for line, low in ((line, line.text.lower()) for line in f.backing)):
         return f.backing, f"{lead} beside the question's subject", lead
     return None
+
+
+def _docs_setting(span: LineSpan, line: str, value: str) -> bool:
+    """A docs, example or test file's line that sets `value` (`maxContentLength: 2000,` in the
+    README's example request config) without saying it is a default: the example's choice (a
+    user's check on axios: "the default maximum response body size is 2000 bytes", backed by it;
+    the default is -1, no limit)."""
+    return bool(_EXAMPLE_FILE.search(span.path)) and "default" not in line and _sets(line, value)
 
 
 def _lead_number(claims: Claims) -> str | None:

@@ -434,6 +434,24 @@ def test_an_example_in_a_doc_comment_sets_no_default() -> None:
     assert judge(answer, question, lines | code).support is Support.PARTLY
 
 
+def test_a_docs_example_s_setting_is_no_default() -> None:
+    """A user's check on axios: "the default maximum response body size is 2000 bytes" was backed by
+    the README's example request config (`maxContentLength: 2000,`); the default is -1. A docs line
+    that says the value is the default still backs it, and so does the code's setting."""
+    readme = {LineSpan("README.md", 496, 496): "  // `maxContentLength` defines the max size of the http response "
+                                               "content in bytes allowed in node.js",
+              LineSpan("README.md", 497, 497): "  maxContentLength: 2000,"}
+    question = "What is the default maximum response body size?"
+    answer = "The default maximum response body size is 2000 bytes, set by `maxContentLength`."
+    wrong = judge(answer, question, readme)
+    assert wrong.support is Support.PARTLY and "2000 beside the question's subject" in wrong.missing
+    said = {LineSpan("README.md", 497, 497): "  maxContentLength: 2000, // default"}
+    assert judge(answer, question, readme | said).support is Support.BACKED
+    code = {LineSpan("lib/defaults/index.js", 136, 136): "  // the maximum size of a response body, in bytes",
+            LineSpan("lib/defaults/index.js", 137, 137): "  maxContentLength: 2000,"}
+    assert judge(answer, question, readme | code).support is Support.BACKED
+
+
 def test_a_question_about_the_whole_project_is_about_every_line_read_for_it() -> None:
     """"What does this project do?" names no subject but asking words; the lines read for it (a
     package's doc comment) are about the project, so a short answer they hold is backed, and one
