@@ -54,7 +54,8 @@ MAX_PROSE = 2  # README and docs sections among the top chunks, unless the quest
 
 def search(store: Store, query: str, limit: int, settings: Settings, references: int = 0) -> tuple[ChunkHit, ...]:
     """The best `limit` chunks for `query`; the first `references` of them each followed by the
-    top-level definitions of its file that it uses (see references.py), beyond `limit`."""
+    top-level definitions of its file that it uses (see one_hop.py), and a value question's
+    declared field by the statement that sets it (see setters.py), beyond `limit`."""
     words = query_terms(query)
     if not words or limit < 1:
         return ()
