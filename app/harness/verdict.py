@@ -661,11 +661,9 @@ def _only_points(claims: Claims) -> bool:
 # "with X": the answer turned the line around (a user's check on pathspec: "How does a pattern that
 # ends with a slash match?" answered with the comment on patterns "ending without a slash", copied
 # with "with", and backed).
-_WITHOUT = re.compile(r"\bwithout\s+(?:an?\s+|the\s+|any\s+)?([a-z]\w+)", re.IGNORECASE)
-FLIP_LINES_ABOVE = 2  # lines of the same comment above a backing line that are read with it
-
-
 _ARTICLE = r"\s+(?:an?\s+|the\s+|any\s+)?"
+_WITHOUT = re.compile(rf"\bwithout{_ARTICLE}([a-z]\w+)", re.IGNORECASE)
+FLIP_LINES_ABOVE = 2  # lines of the same comment above a backing line that are read with it
 
 
 def _without_flipped(answer: str, backing: tuple[ShownLine, ...],
@@ -913,18 +911,19 @@ def _default_unbacked(answer: str, claims: Claims, lines: dict[LineSpan, str],
     if against := _default_against(answer, claims, lines) or _doc_default_against(answer, lines):
         return (against,), f"{against.text.strip().lstrip('*/#! ')} (the default a shown line sets)", ""
     lead = _lead_number(claims)
-    if lead and not any(_holds(low, lead) and not _example_only(low, lead) and not _docs_setting(line.span, low, lead)
-                        for line, low in ((line, line.text.lower()) for line in f.backing)):
+    if lead and not any(_gives_default(line, lead) for line in f.backing):
         return f.backing, f"{lead} beside the question's subject", lead
     return None
 
 
-def _docs_setting(span: LineSpan, line: str, value: str) -> bool:
-    """A docs, example or test file's line that sets `value` (`maxContentLength: 2000,` in the
-    README's example request config) without saying it is a default: the example's choice (a
-    user's check on axios: "the default maximum response body size is 2000 bytes", backed by it;
-    the default is -1, no limit)."""
-    return bool(_EXAMPLE_FILE.search(span.path)) and "default" not in line and _sets(line, value)
+def _gives_default(line: ShownLine, value: str) -> bool:
+    """The backing line holds `value` as more than an example: not only after "e.g.", and not as
+    the setting of a docs, example or test file's line that never says "default" (a user's check
+    on axios: "the default maximum response body size is 2000 bytes" was backed by the README's
+    example request config, `maxContentLength: 2000,`; the default is -1, no limit)."""
+    low = line.text.lower()
+    docs_setting = bool(_EXAMPLE_FILE.search(line.span.path)) and "default" not in low and _sets(low, value)
+    return _holds(low, value) and not _example_only(low, value) and not docs_setting
 
 
 def _lead_number(claims: Claims) -> str | None:

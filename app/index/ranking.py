@@ -78,7 +78,7 @@ def search(store: Store, query: str, limit: int, settings: Settings, references:
     found = with_definitions_after_comments(store, _diversify(store, hits, limit, settings.index_max_hits_per_file,
                                                               _prose_room(intent, limit)))
     found = with_references(store, found, references) if references else found
-    return with_setters(store, found, query)
+    return with_setters(store, found, query, set(words))
 
 
 def _rarity(groups: dict[str, set[str]], df: dict[str, int], total: int) -> dict[str, float]:

@@ -20,7 +20,7 @@ from dataclasses import replace
 from app.index.intent import is_copy_path, is_test_path
 from app.index.one_hop import REFERENCE_WEIGHT, overlap, statement_end
 from app.index.store import Store
-from app.index.terms import query_terms, terms
+from app.index.terms import terms
 from app.index.values import ChunkHit, ChunkKind
 
 VALUE_QUESTION = re.compile(r"\bdefault|\bhow\s+(?:many|long|much|often|big|large)\b|\b(?:maximum|minimum)\b",
@@ -47,12 +47,12 @@ _TYPES_FILE = re.compile(r"\.d\.[cm]?ts$")  # declarations only: `index.d.ts`, `
 _CODE_KINDS = (ChunkKind.FUNCTION, ChunkKind.METHOD, ChunkKind.CODE)
 
 
-def with_setters(store: Store, hits: tuple[ChunkHit, ...], question: str) -> tuple[ChunkHit, ...]:
+def with_setters(store: Store, hits: tuple[ChunkHit, ...], question: str, words: set[str]) -> tuple[ChunkHit, ...]:
     """The hits, with the statement that sets the asked field right after the first declaration
-    among the first DECLARATION_HITS whose field matches the question (at most one per question)."""
+    among the first DECLARATION_HITS whose field matches the question (its `words`: query_terms)
+    (at most one per question)."""
     if not VALUE_QUESTION.search(question):
         return hits
-    words = set(query_terms(question))
     for rank, hit in enumerate(hits[:DECLARATION_HITS]):
         if hit.kind is not ChunkKind.CLASS:
             continue
@@ -71,11 +71,10 @@ def asked_field(text: str, words: set[str]) -> str | None:
     other field; None when no field stands out, or when the field's line sets it already."""
     scored: list[tuple[int, str]] = []
     doc: list[str] = []
-    in_block = False  # inside a /* ... */ comment, whose lines need not start with `*`
-    for line in text.split("\n")[1:]:  # the first line names the declaration itself
-        if in_block or _COMMENT.match(line):
+    lines = text.split("\n")[1:]  # the first line names the declaration itself
+    for line, comment in zip(lines, _comments(lines), strict=True):
+        if comment:
             doc.append(line)
-            in_block = ("/*" in line or in_block) and "*/" not in line
             continue
         found = _FIELD.match(line) or _GO_FIELD.match(line)
         if found and "=" not in line.split("//")[0].replace("=>", ""):
@@ -143,16 +142,22 @@ def setting_statement(store: Store, name: str, declaration: ChunkHit, shown: tup
     return best[1]
 
 
-def _code_lines(lines: list[str]) -> list[tuple[int, str]]:
-    """The lines that are code, by index: not comments, nor inside a /* ... */ comment (a doc
-    comment's "via `options.autoStart = false`" sets nothing)."""
+def _comments(lines: list[str]) -> list[bool]:
+    """Whether each line is a comment: a line that starts as one, or any line inside a /* ... */
+    comment (whose lines need not start with `*`)."""
     out, in_block = [], False
-    for i, line in enumerate(lines):
-        if in_block or _COMMENT.match(line):
+    for line in lines:
+        comment = in_block or bool(_COMMENT.match(line))
+        if comment:
             in_block = ("/*" in line or in_block) and "*/" not in line
-        else:
-            out.append((i, line))
+        out.append(comment)
     return out
+
+
+def _code_lines(lines: list[str]) -> list[tuple[int, str]]:
+    """The lines that are code, by index (a doc comment's "via `options.autoStart = false`" sets
+    nothing)."""
+    return [(i, line) for i, (line, comment) in enumerate(zip(lines, _comments(lines), strict=True)) if not comment]
 
 
 def _continues(line: str) -> bool:
