@@ -97,7 +97,15 @@ def _coverage(store: Store, ranked: dict[int, float], groups: dict[str, set[str]
         f"WHERE rowid IN ({marks})",
         tuple(ranked),
     )
-    return {rowid: _held(groups, weights, set(text.split())) / whole for rowid, text in rows}
+    wanted = {t for group in groups.values() for t in group}
+    return {rowid: _held(groups, weights, _present(text, wanted)) / whole for rowid, text in rows}
+
+
+def _present(terms: str, wanted: set[str]) -> set[str]:
+    """The wanted terms a space-separated term string holds: a few substring scans cost less than
+    splitting all of a chunk's terms (a third of the time on Django's index)."""
+    padded = f" {terms} "
+    return {t for t in wanted if f" {t} " in padded}
 
 
 def _scores(ranked: dict[int, float], coverage: dict[int, float], boosts: dict[int, float]) -> dict[int, float]:
@@ -171,7 +179,7 @@ def _held(groups: dict[str, set[str]], weights: dict[str, float], present: set[s
 def _document_counts(store: Store, words: list[str]) -> tuple[dict[str, int], int]:
     marks = ",".join("?" * len(words))
     df = dict(store.execute(f"SELECT term, doc FROM vocab WHERE term IN ({marks})", tuple(words)))
-    return df, store.execute("SELECT count(*) FROM chunks")[0][0] or 1
+    return df, store.chunk_count() or 1
 
 
 def _selective(words: list[str], df: dict[str, int], total: int) -> list[str]:

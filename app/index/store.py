@@ -92,6 +92,7 @@ class Store:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(target, timeout=60.0, isolation_level=None, check_same_thread=False)
         self._inode = _inode(self.path)
+        self._chunk_count: tuple[tuple[int, int], int] | None = None  # ((changes, data_version), count)
         with contextlib.suppress(sqlite3.DatabaseError):  # not a database: current() says so
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
@@ -198,6 +199,14 @@ class Store:
         files = self._conn.execute("SELECT count(*) FROM files").fetchone()[0]
         chunks = self._conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
         return files, chunks
+
+    def chunk_count(self) -> int:
+        """The number of chunks, counted again only after a write (this connection's or another's):
+        a count is a scan of the table, and every search needs it."""
+        version = (self._conn.total_changes, self._conn.execute("PRAGMA data_version").fetchone()[0])
+        if self._chunk_count is None or self._chunk_count[0] != version:
+            self._chunk_count = (version, self._conn.execute("SELECT count(*) FROM chunks").fetchone()[0])
+        return self._chunk_count[1]
 
     def execute(self, sql: str, params: tuple = ()) -> list[tuple]:
         return self._conn.execute(sql, params).fetchall()

@@ -18,7 +18,7 @@ from app.index import ChunkHit, CodeIndex
 from app.index.values import IndexStats, Progress
 from app.tools.base import ChunkLines, TextHit, ToolOutput
 from app.tools.calls_text import call_text, cut_note
-from app.tools.reading import clip_line, split_lines
+from app.tools.reading import clip_line
 from app.values import LineSpan
 from app.workspace import Workspace
 
@@ -119,14 +119,14 @@ def _skipped_note(hit: ChunkHit) -> str:
     )
 
 
-def _head(text: str, lines: int) -> str:
-    """The first `lines` lines of text, without splitting the rest of a long file."""
-    cut = -1
-    for _ in range(lines):
-        cut = text.find("\n", cut + 1)
-        if cut < 0:
-            return text
-    return text[:cut]
+def _lines_of(text: str, first: int, last: int) -> list[str]:
+    """Lines first..last (1-based) of text as split_lines counts them; the rest is not split."""
+    parts = text.split("\n", last)  # lines 1..last, then the rest of the file in one piece
+    if len(parts) > last:
+        del parts[last:]
+    elif parts and parts[-1] == "":
+        parts.pop()  # the file's final newline ends its last line, it starts none
+    return [line[:-1] if line.endswith("\r") else line for line in parts[first - 1:]]
 
 
 def _title(hit: ChunkHit) -> str:
@@ -137,31 +137,34 @@ def _title(hit: ChunkHit) -> str:
 def _block(ws: Workspace, hit: ChunkHit, budget: list[int]) -> _Block | None:
     """The chunk's current lines, numbered and capped like read_file; None when nothing fits."""
     lines = _current_lines(ws, hit)
-    end = min(hit.end_line, len(lines), hit.start_line + ws.settings.index_hit_max_lines - 1)
+    end = min(hit.start_line + len(lines) - 1, hit.start_line + ws.settings.index_hit_max_lines - 1)
     rows = _numbered_rows(lines, hit.start_line, end, ws.settings.read_max_line_chars, budget)
     if not rows:
         return None
     last = hit.start_line + len(rows) - 1
-    shown = tuple(TextHit(LineSpan(hit.path, n, n), lines[n - 1]) for n in range(hit.start_line, last + 1))
-    text = "\n".join([_title(hit), *rows, *_rest_note(hit, last, len(lines))])
+    shown = tuple(TextHit(LineSpan(hit.path, hit.start_line + i, hit.start_line + i), lines[i])
+                  for i in range(len(rows)))
+    text = "\n".join([_title(hit), *rows, *_rest_note(hit, last, hit.start_line + len(lines) - 1)])
     return _Block(text, LineSpan(hit.path, hit.start_line, last), shown)
 
 
 def _current_lines(ws: Workspace, hit: ChunkHit) -> list[str]:
-    """The file's lines as they are now, up to the chunk's end; none when it is gone or refused since indexing."""
+    """The chunk's lines as the file holds them now (fewer when it has shrunk, none when it is gone
+    or refused since indexing); the lines around it are never split."""
     try:
         doc = ws.read_text(hit.path)
     except BurrowError:
         return []
-    return split_lines(_head(doc.text, hit.end_line + 1))
+    return _lines_of(doc.text, hit.start_line, hit.end_line)
 
 
 def _numbered_rows(lines: list[str], start: int, end: int, max_chars: int, budget: list[int]) -> list[str]:
-    """Lines start..end as `N| text`, while the shared byte and line budget lasts (taken from it)."""
+    """Lines start..end as `N| text` (lines[0] is line start), while the shared byte and line budget
+    lasts (taken from it)."""
     width = len(str(end))
     rows: list[str] = []
     for number in range(start, end + 1):
-        row = f"{number:>{width}}| {clip_line(lines[number - 1], max_chars)}"
+        row = f"{number:>{width}}| {clip_line(lines[number - start], max_chars)}"
         cost = len(row.encode("utf-8")) + 1
         if budget[0] - cost < 0 or budget[1] < 1:
             break

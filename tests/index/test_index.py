@@ -174,3 +174,18 @@ def test_ranking_on_burrows_own_source(make_index) -> None:
     assert index.search("BeneathOpener", 3)[0].path == "workspace/opener.py"
     assert "workspace/secrets.py" in paths(index.search("secret file name patterns", 5))
     assert "tools/reading.py" in paths(index.search("read_file numbered lines", 5))
+
+
+def test_the_chunk_count_follows_writes_of_this_index_and_of_another_process(make_index, tmp_path: Path) -> None:
+    index = make_index(SMALL)
+    index.refresh()
+    store = index._store
+    before = store.chunk_count()
+    assert before == store.counts()[1] > 0
+    write(tmp_path / "proj", {"larder/more.py": "def one():\n    pass\n\n\ndef two():\n    pass\n"})
+    index.refresh()
+    assert store.chunk_count() == store.counts()[1] > before
+    other = make_index(tmp_path / "proj")  # a second connection to the same database, as another process has
+    (tmp_path / "proj" / "larder/more.py").unlink()
+    other.refresh()
+    assert store.chunk_count() == before

@@ -159,3 +159,28 @@ def test_search_code_through_the_tool_command_and_batch(tmp_path: Path) -> None:
     assert [(r["id"], r["ok"]) for r in results] == [("0", True), ("1", True)]
     assert "README.md:1-3  section Larder" in results[0]["content"]
     assert "larder/report.py:1-3  function expiring_soon" in results[1]["content"]
+
+
+@pytest.mark.parametrize("text", ["", "a", "a\n", "a\nb", "a\nb\n", "a\n\n", "\n\n\n", "a\r\nb\r\n\r\nc", "x\ny\r\n"])
+def test_a_chunks_lines_are_the_files_lines_as_split_lines_counts_them(text: str) -> None:
+    from app.tools.code_search import _lines_of
+    from app.workspace.values import split_lines
+
+    whole = split_lines(text)
+    for first in range(1, 6):
+        for last in range(first, 7):
+            assert _lines_of(text, first, last) == whole[first - 1:last], (text, first, last)
+
+
+def test_search_code_shows_a_deep_chunk_with_its_blank_and_crlf_lines(tmp_path: Path) -> None:
+    body = "".join(f"def filler_{n}():\r\n    return {n}\r\n\r\n\r\n" for n in range(300))
+    body += "def pantry_rotation(shelf):\r\n    first = shelf[0]\r\n\r\n    return first\r\n"
+    settings = Settings()
+    with Workspace(write(tmp_path / "ws", {"larder/deep.py": body}), settings) as ws:
+        out = ToolExecutor(ws, settings).run("c1", "search_code", '{"query": "pantry rotation", "limit": 1}')
+    assert out.ok, out.content
+    assert out.content.splitlines()[1:6] == [
+        "", "larder/deep.py:1201-1204  function pantry_rotation",
+        "1201| def pantry_rotation(shelf):", "1202|     first = shelf[0]", "1203| ",
+    ]
+    assert [h.text for h in out.hits] == ["def pantry_rotation(shelf):", "    first = shelf[0]", "", "    return first"]
