@@ -21,7 +21,10 @@ from bench.report import FigureResult, Target
 from bench.runner import guarded, progress
 from bench.timing import median
 
-PREFIX = ("prefix_ttft", "time to first token, new question after a restart", "s", Target(1.2))
+PREFIX = ("prefix_ttft", "time to first token, new question after a restart", "s", Target(1.1))  # issue 24
+# One sample is ~1.6 s on each side and pairs swung from 0.90 to 1.19 in one run of five on this VM
+# (2026-12-06 22:47; medians 1.80 / 1.56 s): nine pairs steady the medians for ~15 s more.
+PAIRS = 9
 QUESTION = "Which setting decides how many days before expiry an item is reported?"
 
 
@@ -34,7 +37,7 @@ def _figure(ctx: BenchContext, settings: Any, raw: Any) -> FigureResult:
 
     shared = _shared(ctx, settings)
     load_model(ctx.model_path, settings).warm(*shared)  # writes the state file
-    samples = [_one(ctx, load_model(ctx.model_path, settings), settings, shared, raw) for _ in range(max(1, ctx.reps))]
+    samples = [_one(ctx, load_model(ctx.model_path, settings), settings, shared, raw) for _ in range(max(ctx.reps, PAIRS))]
     ours, theirs = median([s["ours"] for s in samples]), median([s["raw"] for s in samples])
     progress(f"prefix: ours {ours:.3f}s vs raw {theirs:.3f}s over {samples[0]['new_tokens']} new tokens")
     key, title, unit, target = PREFIX
