@@ -37,7 +37,8 @@ def _figure(ctx: BenchContext, settings: Any, raw: Any) -> FigureResult:
 
     shared = _shared(ctx, settings)
     load_model(ctx.model_path, settings).warm(*shared)  # writes the state file
-    samples = [_one(ctx, load_model(ctx.model_path, settings), settings, shared, raw) for _ in range(max(ctx.reps, PAIRS))]
+    samples = [_one(ctx, load_model(ctx.model_path, settings), settings, shared, raw)
+               for _ in range(max(ctx.reps, PAIRS))]
     ours, theirs = median([s["ours"] for s in samples]), median([s["raw"] for s in samples])
     progress(f"prefix: ours {ours:.3f}s vs raw {theirs:.3f}s over {samples[0]['new_tokens']} new tokens")
     key, title, unit, target = PREFIX

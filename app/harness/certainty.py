@@ -41,7 +41,8 @@ SURE = -0.3
 # first 69 tuning answers, they lost precision on the second tuning set (tuning2, 65 answers in five
 # languages: backed right 61% with them, 70% without; not backed right 23% with, 12% without).
 # On the held-out answers, without them: wrong answers shown as backed 26 -> 23, right answers
-# shown as not backed 11 -> 4 (docs/eval.md).
+# shown as not backed 11 -> 4 (docs/eval.md). A narrower sink stayed (twenty-second session): an
+# unsure answer whose lines hold at most one of its claims and miss another (verdict.GUESSED_MAX_FOUND).
 
 
 @dataclass(frozen=True)

@@ -56,9 +56,10 @@ def test_only_the_lead_claim_s_certainty_weighs() -> None:
     assert verdict.support is Support.PARTLY and verdict.doubt.claim == "80"
 
 
-def test_certainty_never_raises_or_sinks_a_partly_backed_answer() -> None:
-    """Raising a partly backed answer on near certainty, and sinking a guessed one to not backed,
-    were tried and dropped: both lost precision on the second tuning set (app.harness.certainty)."""
+def test_certainty_never_raises_or_sinks_a_partly_backed_answer_whose_claims_were_found() -> None:
+    """Raising a partly backed answer on near certainty, and sinking any doubted one to not backed,
+    were tried and dropped: both lost precision on the second tuning set (app.harness.certainty).
+    Here the value is in the lines, only not beside the subject: partly backed however unsure."""
     far = {LineSpan("lib/app.js", 10, 10): "  this.set('etag', fn);",
            LineSpan("lib/app.js", 90, 90): "  var mode = 'weak';"}
     assert judge(ANSWER, QUESTION, far).support is Support.PARTLY
@@ -80,3 +81,21 @@ def test_the_doubt_is_said_under_the_verdict_and_survives_a_record() -> None:
 def test_the_doubted_claim_is_named_as_the_answer_wrote_it() -> None:
     written = (("Call ", 0.0), ("server", -0.7), (".handle", -0.1), ("Upgrade", -0.2), ("()", 0.0))
     assert least_certain(written, ["server.handleupgrade"]) == Certainty("server.handleUpgrade", -0.7)
+
+
+def test_a_guess_is_not_backed() -> None:
+    """tuning3's qc-04: "10 minutes", unsure of the 10, which no shown line holds beside the one
+    claim found ("minutes"): not backed, with the doubt said. Sure of it, the same lines leave it
+    partly backed; with its number in the lines it is no guess."""
+    question = "How long does unused query data stay in the cache by default?"
+    answer = "Unused query data stays in the cache for 10 minutes by default."
+    lines = {LineSpan("src/hydration.ts", 27, 27): "  // gcTime in minutes, for hydrated queries",
+             LineSpan("src/removable.ts", 30, 30): "    this.gcTime = Math.max(this.gcTime || 0, newGcTime ?? 5 * 60)"}
+    pieces = (("Unused query data stays in the cache for ", -0.05), ("1", -1.2), ("0", -0.1),
+              (" minutes", -0.2), (" by default.", -0.05))
+    verdict = judge(answer, question, lines, tokens=pieces)
+    assert verdict.support is Support.NOT_BACKED and verdict.doubt.claim == "10" and "10" in verdict.missing
+    sure = tuple((p, -0.01) for p, _ in pieces)
+    assert judge(answer, question, lines, tokens=sure).support is Support.PARTLY
+    held = {**lines, LineSpan("src/hydration.ts", 28, 28): "  const unusedMinutes = 10 // default for unused data"}
+    assert judge(answer, question, held, tokens=pieces).support is Support.PARTLY
