@@ -348,6 +348,9 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
         return Verdict(Support.PARTLY, (), defined.lines + f.closest, found,
                        missing + (f"{defined.name} at {where.path}:{where.start_line}, not in the lines cited",))
     if defined is not None and not echo and f.prose_share >= PROSE_BACKED:
+        if IMPLEMENTED_QUESTION.search(question) and (handed := _hands_on(defined.lines, lines)):
+            return Verdict(Support.PARTLY, (), defined.lines + f.closest, found + (defined.name,),
+                           missing + (_handed_why(*handed),))
         return Verdict(Support.BACKED, defined.lines + f.backing, (), found + (defined.name,), missing)
     if calls and not echo:
         beyond = _listed_beyond(answer, listed or calls)
@@ -582,6 +585,8 @@ def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[Li
         return (), why, claims.key[0]
     if ERROR_QUESTION.search(question) and not _names_an_error(answer):
         return (), "the error itself: no error name or message in the answer", ""
+    if IMPLEMENTED_QUESTION.search(question) and (handed := _hands_on(f.backing, lines)):
+        return (handed[0],), _handed_why(*handed), ""
     if MECHANISM_QUESTION.search(question) and _only_points(claims):
         return (), "how: the answer quotes code and says nothing of what it does", claims.key[0]
     if flipped := _without_flipped(answer, f.backing, lines):
@@ -655,6 +660,52 @@ def _listed_past_the_list(answer: str, claims: Claims,
     most = max(len(held_at[s]) for s in window)
     listing = sorted((s for s in window if len(held_at[s]) >= min(2, most)), key=lambda s: (-len(held_at[s]), s))
     return tuple(ShownLine(s, lines[s]) for s in listing[:CLOSEST_LINES]), beyond
+
+
+# Asked where some logic lives (not where a name is defined), an answer naming a function whose
+# body only hands the work to another function names the door, not the room (tuning3's semver-07:
+# "checks a version against a whole requirement" answered with `VersionReq::matches`, whose body
+# is `eval::matches_req(self, version)`, backed by its `pub fn matches` line).
+IMPLEMENTED_QUESTION = re.compile(r"\b(?:where|which\s+(?:file|function|method|module))\b.*\b(?:implement\w*|logic|"
+                                  r"handled|happens?|done|computed|decided|checked|performed)\b", re.IGNORECASE)
+_FUNCTION_HEAD = re.compile(r"^\s*(?:(?:pub(?:\([\w:]+\))?|public|private|protected|static|async|export|const|"
+                            r"unsafe|override|final)\s+)*(?:fn|def|func|function)\b[^{]*?(?:\{|:)\s*$")
+_HANDING_CALL = re.compile(r"^\s*(?:return\s+)?(?:await\s+)?(?:try!\()?((?:[\w]+(?:::|\.))*(\w+))\s*\("
+                           r"[^;{}]*\)\s*\??\s*[;,)]?\s*$")
+_BODY_LINES = 4  # a wrapper's body is one statement: more lines than this, and it is no wrapper
+
+
+def _hands_on(backing: tuple[ShownLine, ...], lines: dict[LineSpan, str]) -> tuple[ShownLine, str] | None:
+    """The backing function definition and the function it hands its work to, when the shown lines
+    after its head hold one statement, a call of another function, and then its end."""
+    for head in backing[:1]:
+        if not _FUNCTION_HEAD.match(head.text) or not (name := _defined_name(head.text)):
+            return None
+        body = []
+        for n in range(head.span.start_line + 1, head.span.start_line + 1 + _BODY_LINES):
+            text = lines.get(LineSpan(head.span.path, n, n))
+            if text is None:
+                return None  # not shown: its body is unknown
+            stripped = text.strip()
+            if stripped.startswith(("}", ")")) or (not stripped and body and head.text.rstrip().endswith(":")):
+                break
+            if stripped and not stripped.startswith(("//", "#", "/*", "*")):
+                body.append(stripped)
+        else:
+            return None
+        call = _HANDING_CALL.match(body[0]) if len(body) == 1 else None
+        if call and call.group(2).lower() != name.lower():
+            return head, call.group(1)
+    return None
+
+
+def _handed_why(head: ShownLine, callee: str) -> str:
+    return f"the logic itself: {_defined_name(head.text)} only calls {callee}"
+
+
+def _defined_name(head: str) -> str:
+    found = re.search(r"\b(?:fn|def|func|function)\s+(?:\([^)]*\)\s*)?(\w+)", head)
+    return found.group(1) if found else ""
 
 
 def _only_points(claims: Claims) -> bool:

@@ -693,3 +693,48 @@ def test_a_definition_reaches_to_its_last_member(project) -> None:
         assert span.end_line > last  # past the last method's own line, into its body
     finally:
         tools.workspace.close()
+
+
+def test_a_wrapper_is_not_where_the_logic_lives() -> None:
+    """tuning3's semver-07: asked where the logic that checks a version against a requirement is,
+    the answer named `VersionReq::matches`, which only calls `eval::matches_req`: partly backed,
+    saying so. Asked where `matches` is defined, the same lines back it; a body that does the work
+    backs it too."""
+    from app.harness.verdict import Definition
+
+    path = "src/lib.rs"
+    wrapper = {LineSpan(path, 474, 474): "    /// Evaluate whether the given `Version` satisfies the requirement.",
+               LineSpan(path, 476, 476): "    pub fn matches(&self, version: &Version) -> bool {",
+               LineSpan(path, 477, 477): "        eval::matches_req(self, version)",
+               LineSpan(path, 478, 478): "    }"}
+    head = ShownLine(LineSpan(path, 476, 476), wrapper[LineSpan(path, 476, 476)])
+    defined = Definition("matches", True, (head,))
+    answer = "The logic is implemented in the `matches` method of `VersionReq`, in `src/lib.rs`."
+    logic = "Where is the logic that checks a version against a whole requirement implemented?"
+    verdict = judge(answer, logic, wrapper, defined=defined, files=[path])
+    assert verdict.support is Support.PARTLY
+    assert "the logic itself: matches only calls eval::matches_req" in verdict.missing
+    named = "Where is the matches method of VersionReq defined?"
+    answer_named = "The `matches` method of `VersionReq` is defined in `src/lib.rs`."
+    assert judge(answer_named, named, wrapper, defined=defined, files=[path]).support is Support.BACKED
+    working = {**wrapper, LineSpan(path, 477, 477): "        let ok = req.comparators.iter().all(|c| c.matches(v));",
+               LineSpan(path, 478, 478): "        ok && pre_is_compatible(req, v)",
+               LineSpan(path, 479, 479): "    }"}
+    assert judge(answer, logic, working, defined=defined, files=[path]).support is Support.BACKED
+
+
+def test_a_python_wrapper_and_an_unshown_body() -> None:
+    from app.harness.verdict import Definition
+
+    path = "pkg/config.py"
+    lines = {LineSpan(path, 10, 10): "def load_config(path):",
+             LineSpan(path, 11, 11): "    return _parse(read_text(path))",
+             LineSpan(path, 12, 12): ""}
+    head = ShownLine(LineSpan(path, 10, 10), "def load_config(path):")
+    answer = "The config is parsed in `load_config` in `pkg/config.py`."
+    question = "Where is the config parsing done?"
+    verdict = judge(answer, question, lines, defined=Definition("load_config", True, (head,)), files=[path])
+    assert verdict.support is Support.PARTLY and "the logic itself: load_config only calls _parse" in verdict.missing
+    unshown = {LineSpan(path, 10, 10): "def load_config(path):"}  # the body was never shown: nothing to say
+    kept = judge(answer, question, unshown, defined=Definition("load_config", True, (head,)), files=[path])
+    assert not any(m.startswith("the logic itself") for m in kept.missing)
