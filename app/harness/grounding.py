@@ -43,7 +43,8 @@ __all__ = ["AnswerCheck", "NameLookup", "Support", "check_answer"]
 
 # The prompt's own headers: an answer that repeats them answered nothing (prompts.py words them;
 # kept here as text so this module does not import the prompts that import it).
-ECHO_MARKERS = ("The project folder contains:", "The parts of the project that best match the question")
+ECHO_MARKERS = ("The project folder contains:", "The parts of the project that best match the question",
+                "The part of the project that best matches the question")  # as a small model rewrites it
 
 
 @dataclass(frozen=True)

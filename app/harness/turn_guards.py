@@ -8,6 +8,7 @@ import re
 import threading
 import time
 
+from app.harness import prompts
 from app.llm.dialects.markup import close_json
 
 _FENCE = re.compile(r"^```[a-z]*\s*(.*?)\s*(?:```)?$", re.DOTALL)
@@ -58,19 +59,31 @@ class LinkedCancel(threading.Event):
         return True
 
 
+# The prompt's own headers, as a small model copies them into a reply (a fence opened on the
+# layout, the chunks' header in its words): what follows is the prompt, not an answer (a user's
+# check on more-itertools: 67 s spent copying the layout and a chunk back).
+_PROMPT_COPY = re.compile(r"```[a-z]*\n\s*" + re.escape(prompts.LAYOUT_HEADER) +
+                          r"|The parts? of the project that best match(?:es)? the question", re.IGNORECASE)
+
+
 class RepeatGuard:
     """Trips when a reply loops: its last `window` characters appeared earlier in it, and the text
     from there on is a copy of the text before it. A list whose lines share a long path
     (`..., framework/src/org/apache/cordova/CordovaWebViewImpl.java:` on two callers of one file)
     repeats `window` characters without looping: it tripped the guard, which cut a right answer to
     its first two callers (a user's check on cordova-android). Digits count: a list of one file's
-    lines (`core/proxy.ts:155: markChanged(state)`, `...:177: ...`) differs only in them."""
+    lines (`core/proxy.ts:155: markChanged(state)`, `...:177: ...`) differs only in them.
+    It trips too when the reply starts copying the prompt back (_PROMPT_COPY): kept is what came
+    before the copy."""
 
     def __init__(self, window: int) -> None:
         self.window, self.text, self.tripped, self.period = window, "", False, 0
+        self.copied_at = -1  # where the reply began copying the prompt, once it did
 
     def feed(self, text: str) -> bool:
         self.text += text
+        if not self.tripped and (copy := _PROMPT_COPY.search(self.text, max(0, len(self.text) - len(text) - 120))):
+            self.tripped, self.copied_at = True, copy.start()
         if self.window and not self.tripped and len(self.text) >= 3 * self.window:
             same, end = self.text, len(self.text)
             earlier = same.rfind(same[-self.window:], 0, end - 1)
@@ -80,7 +93,9 @@ class RepeatGuard:
         return self.tripped
 
     def kept(self) -> str:
-        """The reply up to where it began repeating, ended at the last full sentence."""
-        head = self.text[: len(self.text) - max(self.period, self.window)]
+        """The reply up to where it began repeating (or copying the prompt), ended at the last full
+        sentence."""
+        cut = self.copied_at if self.copied_at >= 0 else len(self.text) - max(self.period, self.window)
+        head = self.text[:cut]
         end = max(head.rfind(". "), head.rfind(".\n"), head.rfind("\n\n"))
         return (head[: end + 1] if end > 0 else head).strip()

@@ -99,3 +99,17 @@ def test_a_guess_is_not_backed() -> None:
     assert judge(answer, question, lines, tokens=sure).support is Support.PARTLY
     held = {**lines, LineSpan("src/hydration.ts", 28, 28): "  const unusedMinutes = 10 // default for unused data"}
     assert judge(answer, question, held, tokens=pieces).support is Support.PARTLY
+
+
+def test_missing_prose_words_make_no_guess() -> None:
+    """A user's check on neverthrow: "returns the default value ... passed as an argument", right,
+    unsure of an incidental `ResultAsync` the lines hold; only prose words missing: partly backed."""
+    question = "What does unwrapOr return on an Err result?"
+    answer = "`unwrapOr` returns the default value passed as an argument, in the `ResultAsync` class."
+    lines = {LineSpan("README.md", 1093, 1093): "#### `ResultAsync.unwrapOr` (method)",
+             LineSpan("README.md", 1101, 1101): "class ResultAsync<T, E> {"}
+    pieces = (("`unwrapOr` returns the default value passed as an argument, in the `", -0.05),
+              ("Result", -1.06), ("Async", -0.1), ("` class.", -0.05))
+    verdict = judge(answer, question, lines, tokens=pieces)
+    assert verdict.doubt is not None and verdict.doubt.claim == "ResultAsync"
+    assert verdict.support is Support.PARTLY

@@ -267,6 +267,17 @@ def test_a_reply_looping_on_itself_is_cut_where_the_loop_began(tools, settings):
     assert events[-1].reason == "answered"
 
 
+def test_a_reply_copying_the_prompt_back_is_stopped_and_not_backed(tools, settings):
+    copy = "```\nThe project folder contains:\n" + "".join(f"notekeeper/{w}_{n}.py\n" for n in range(40)
+                                                          for w in ("store", "cli")) + "```\n"
+    model = ScriptedModel(["It keeps notes. The lines are:\n" + copy])
+    events = run(model, tools, settings)
+    answer = only(events, ev.AnswerCompleted)[0]
+    assert answer.text == "It keeps notes."
+    assert len(streamed_text(events)) < 200  # the model was stopped, not read to the end
+    assert answer.support is Support.NOT_BACKED
+
+
 def test_the_first_prompt_holds_the_index_chunks_that_answer(tools):
     settings = Settings(n_threads=1, force_answer_after_read="always")
     model = ScriptedModel(["500 (notekeeper/config.py:12)."])
@@ -887,3 +898,21 @@ def test_a_list_whose_lines_share_a_long_path_is_not_a_loop():
     calls = "".join(f"- `core/proxy.ts:{n}: markChanged(state)`\n" for n in (155, 177, 276, 301, 340, 388, 402))
     listing = RepeatGuard(Settings().repeat_guard_chars)
     assert not any(listing.feed(calls[i:i + 3]) for i in range(0, len(calls), 3))
+
+
+def test_a_reply_that_copies_the_prompt_back_is_cut_where_the_copy_starts():
+    """A user's check on more-itertools: the model wrote a line, then copied the layout (in a fence)
+    and a chunk back for 67 s. The guard stops at the copy; the answer is what came before it."""
+    from app.harness.turn_guards import RepeatGuard
+
+    reply = ("`first()` raises `ValueError` when the iterable is empty and no default is given. The lines are:\n"
+             "```\nThe project folder contains:\nmore_itertools/\nsetup.py\n```\n")
+    guard = RepeatGuard(Settings().repeat_guard_chars)
+    fed = [guard.feed(reply[i:i + 4]) for i in range(0, len(reply), 4)]
+    assert fed[-1] and not fed[0]
+    assert guard.kept() == "`first()` raises `ValueError` when the iterable is empty and no default is given."
+    rewritten = RepeatGuard(Settings().repeat_guard_chars)
+    assert rewritten.feed("It is 5.\n\nThe part of the project that best matches the question is a.py:1-9.")
+    assert rewritten.kept() == "It is 5."
+    quoting = RepeatGuard(Settings().repeat_guard_chars)  # code quoted, and the words in prose, are no copy
+    assert not quoting.feed("```python\nhead = 'The project folder contains:'\n```\nIt holds src/.")
