@@ -809,7 +809,7 @@ def _backing(keys: tuple[str, ...], subject: set[str], lines: dict[LineSpan, str
     named = _constants_named_near(lines, lowered, near)
     out = []
     for span, low in lowered.items():
-        held = [k for k in keys if _holds(low, k)]
+        held = [k for k in keys if _holds(_URL.sub(" ", low), k)]
         if default and (_EXAMPLE_FILE.search(span.path) or _doc_example_line(low)):
             held = [k for k in held if not _argument_only(low, k)]
         if default:  # `mode === 'always' ||` tests for a value, it sets nothing
@@ -818,6 +818,12 @@ def _backing(keys: tuple[str, ...], subject: set[str], lines: dict[LineSpan, str
             out.append((is_copy_path(span.path), keys[0] not in held, default and not any(_sets(low, k) for k in held),
                         not _whole(low, keys[0]), -len(held), -sum(_match({s}, stems[span]) for s in subject), span))
     return tuple(ShownLine(span, lines[span]) for *_, span in sorted(out)[:CLOSEST_LINES])
+
+
+# A link's path states nothing: a changelog's `- added stopEarly option [`471c7e4`](https://github.com/
+# minimistjs/minimist/commit/...)` was the line shown as backing "the `minimist` package ..." (a
+# user's check on minimist; the README line that says what stopEarly does was third).
+_URL = re.compile(r"\b(?:https?|ftp)://\S+")
 
 
 # A constant's line (`const I128_MAX_LEN: usize = 40;`) is about the subject when a line naming the

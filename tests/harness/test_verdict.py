@@ -752,3 +752,17 @@ def test_a_python_wrapper_and_an_unshown_body() -> None:
     unshown = {LineSpan(path, 10, 10): "def load_config(path):"}  # the body was never shown: nothing to say
     kept = judge(answer, question, unshown, defined=Definition("load_config", True, (head,)), files=[path])
     assert not any(m.startswith("the logic itself") for m in kept.missing)
+
+
+def test_a_link_s_path_backs_nothing() -> None:
+    """A user's check on minimist: the changelog's link to `github.com/minimistjs/minimist/...` was
+    the backing line shown for "the `minimist` package"; the README line that says it is shown."""
+    question = "What does the stopEarly option do?"
+    answer = ("The `minimist` option stopEarly, when true, populates `argv._` with everything after the "
+              "first non-option.")
+    link = "https://github.com/minimistjs/minimist/commit/471c7e4"
+    lines = {LineSpan("CHANGELOG.md", 162, 162): f"- added stopEarly option [`471c7e4`]({link})",
+             LineSpan("README.md", 79, 79): "* `opts.stopEarly` - when true, populate `argv._` with everything after "
+                                            "the first non-option"}
+    verdict = judge(answer, question, lines)
+    assert verdict.support is Support.BACKED and [b.span.path for b in verdict.backing] == ["README.md"]
