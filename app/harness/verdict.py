@@ -367,7 +367,7 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
         closest = tuple({line.span: line for line in uncalled.lines + f.closest}.values())
         return Verdict(Support.NOT_BACKED, (), closest[:CLOSEST_LINES], found,
                        missing + (f"a call of {uncalled.name} (the index found none)",))
-    support = Support.NOT_BACKED if echo else _support(f, question)
+    support = Support.NOT_BACKED if echo or _only_cites(answer, claims, f) else _support(f, question)
     sure = certainty.least_certain(tokens, claims.key[:1])  # the lead claim: see certainty.SURE
     support, doubt = _weighed(support, sure)
     unfound = any(k not in f.found_keys for k in claims.key) or bool(f.elsewhere and f.found_keys
@@ -411,6 +411,14 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n")
 def says_none_call(answer: str) -> bool:
     """The answer's first sentence says that nothing calls or uses the name."""
     return bool(_NONE_CALL.search(_SENTENCE_END.split(answer.strip(), maxsplit=1)[0]))
+
+
+def _only_cites(answer: str, claims: Claims, f: Findings) -> bool:
+    """The answer states nothing but places (or the question's own words), and the question does not
+    ask for a place: a bare `dist/index.d.ts:5-42` names no function, value or reason (a user's check
+    on neverthrow: "Which function wraps a promise into a ResultAsync?"). A fenced block is left to
+    the rules: its code or message may be the answer (claims are not read inside fences)."""
+    return not claims.key and not claims.prose and not f.asks_place and "```" not in answer
 
 
 def _weighed(support: Support, sure: Certainty | None) -> tuple[Support, Certainty | None]:

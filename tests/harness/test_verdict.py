@@ -112,7 +112,8 @@ def test_a_place_that_names_the_subject_backs_a_where_answer_but_not_a_how_answe
                 STRINGIFY, paths=["test/stringify.js"], places=place)
     where = judge("qs.stringify is tested in test/stringify.js:641-680.",
                   "Where is qs.stringify tested?", STRINGIFY, paths=["test/stringify.js"], places=place)
-    assert how.support is Support.PARTLY and where.support is Support.BACKED
+    # not backed since the twenty-second session: it states nothing but the place (verdict._only_cites)
+    assert how.support is Support.NOT_BACKED and where.support is Support.BACKED
 
 
 def test_media_types_are_claims() -> None:
@@ -766,3 +767,18 @@ def test_a_link_s_path_backs_nothing() -> None:
                                             "the first non-option"}
     verdict = judge(answer, question, lines)
     assert verdict.support is Support.BACKED and [b.span.path for b in verdict.backing] == ["README.md"]
+
+
+def test_an_answer_that_only_cites_is_not_backed_unless_a_place_was_asked() -> None:
+    """A user's check on neverthrow: "Which function wraps a promise into a ResultAsync?" answered
+    `dist/index.d.ts:5-42` and nothing else: partly backed, as if the range were an answer."""
+    lines = {LineSpan("dist/index.d.ts", 5, 5): "declare class ResultAsync<T, E> implements PromiseLike<T> {",
+             LineSpan("dist/index.d.ts", 6, 6): "    static fromPromise<T, E>(promise: PromiseLike<T>, f: Fn<E>);"}
+    bare = "dist/index.d.ts:5-42"
+    asked = "Which function wraps a promise into a ResultAsync?"
+    assert judge(bare, asked, lines, places=(LineSpan("dist/index.d.ts", 5, 42),)).support is Support.NOT_BACKED
+    where = "Which file declares ResultAsync?"
+    assert judge(bare, where, lines, places=(LineSpan("dist/index.d.ts", 5, 42),),
+                 files=["dist/index.d.ts"]).support is not Support.NOT_BACKED
+    fenced = "It is:\n```ts\nstatic fromPromise<T, E>(promise: PromiseLike<T>, f: (e: unknown) => E);\n```"
+    assert judge(fenced, asked, lines).support is not Support.NOT_BACKED  # code in a fence may be the answer
