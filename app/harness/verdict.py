@@ -339,9 +339,10 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     f = find_claims(answer, question, lines, paths, places, set(files))
     claims = f.claims
     found = f.found_keys + tuple(claims.word(p) for p in f.prose_found)
-    missing = tuple(k for k in claims.key if k not in f.found_keys)
-    missing += tuple(claims.word(p) for p in claims.prose if p not in f.prose_found)
-    if f.elsewhere and f.found_keys and f.place is not Place.HOLDS:
+    keys_missing = tuple(k for k in claims.key if k not in f.found_keys)
+    missing = keys_missing + tuple(claims.word(p) for p in claims.prose if p not in f.prose_found)
+    in_other_file = bool(f.elsewhere and f.found_keys and f.place is not Place.HOLDS)
+    if in_other_file:
         missing += (f"{f.found_keys[0]} in {f.elsewhere}",)
     if defined is not None and not defined.agrees:  # the index defines it elsewhere
         return Verdict(Support.NOT_BACKED, (), defined.lines + f.closest, found,
@@ -353,7 +354,7 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     if defined is not None and not echo and f.prose_share >= PROSE_BACKED:
         if IMPLEMENTED_QUESTION.search(question) and (handed := _hands_on(defined.lines, lines)):
             return Verdict(Support.PARTLY, (), defined.lines + f.closest, found + (defined.name,),
-                           missing + (_handed_why(*handed),))
+                           missing + (handed[1],))
         return Verdict(Support.BACKED, defined.lines + f.backing, (), found + (defined.name,), missing)
     if calls and not echo:
         beyond = _listed_beyond(answer, listed or calls)
@@ -370,8 +371,7 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     support = Support.NOT_BACKED if echo or _only_cites(answer, claims, f) else _support(f, question)
     sure = certainty.least_certain(tokens, claims.key[:1])  # the lead claim: see certainty.SURE
     support, doubt = _weighed(support, sure)
-    unfound = any(k not in f.found_keys for k in claims.key) or bool(f.elsewhere and f.found_keys
-                                                                     and f.place is not Place.HOLDS)
+    unfound = bool(keys_missing) or in_other_file  # a value, name or place; prose words aside
     if support is Support.PARTLY and doubt is not None and len(found) <= GUESSED_MAX_FOUND and unfound:
         support = Support.NOT_BACKED  # a guess: see GUESSED_MAX_FOUND
     if support is Support.BACKED and (kept_from := _kept_from_backed(answer, question, claims, lines, f)):
@@ -599,7 +599,7 @@ def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[Li
     if ERROR_QUESTION.search(question) and not _names_an_error(answer):
         return (), "the error itself: no error name or message in the answer", ""
     if IMPLEMENTED_QUESTION.search(question) and (handed := _hands_on(f.backing, lines)):
-        return (handed[0],), _handed_why(*handed), ""
+        return (handed[0],), handed[1], ""
     if MECHANISM_QUESTION.search(question) and _only_points(claims):
         return (), "how: the answer quotes code and says nothing of what it does", claims.key[0]
     if flipped := _without_flipped(answer, f.backing, lines):
@@ -689,31 +689,29 @@ _BODY_LINES = 4  # a wrapper's body is one statement: more lines than this, and 
 
 
 def _hands_on(backing: tuple[ShownLine, ...], lines: dict[LineSpan, str]) -> tuple[ShownLine, str] | None:
-    """The backing function definition and the function it hands its work to, when the shown lines
-    after its head hold one statement, a call of another function, and then its end."""
-    for head in backing[:1]:
-        if not _FUNCTION_HEAD.match(head.text) or not (name := _defined_name(head.text)):
+    """The first backing line, when it is a function's head whose shown body is one statement, a
+    call of another function, then its end; with what that leaves unbacked ("the logic itself: matches
+    only calls eval::matches_req"). None when its body is not shown."""
+    if not backing or not _FUNCTION_HEAD.match(backing[0].text):
+        return None
+    head = backing[0]
+    name = _defined_name(head.text)
+    body: list[str] = []
+    for n in range(head.span.start_line + 1, head.span.start_line + 1 + _BODY_LINES):
+        text = lines.get(LineSpan(head.span.path, n, n))
+        if text is None:
             return None
-        body = []
-        for n in range(head.span.start_line + 1, head.span.start_line + 1 + _BODY_LINES):
-            text = lines.get(LineSpan(head.span.path, n, n))
-            if text is None:
-                return None  # not shown: its body is unknown
-            stripped = text.strip()
-            if stripped.startswith(("}", ")")) or (not stripped and body and head.text.rstrip().endswith(":")):
-                break
-            if stripped and not stripped.startswith(("//", "#", "/*", "*")):
-                body.append(stripped)
-        else:
-            return None
-        call = _HANDING_CALL.match(body[0]) if len(body) == 1 else None
-        if call and call.group(2).lower() != name.lower():
-            return head, call.group(1)
-    return None
-
-
-def _handed_why(head: ShownLine, callee: str) -> str:
-    return f"the logic itself: {_defined_name(head.text)} only calls {callee}"
+        stripped = text.strip()
+        if stripped.startswith(("}", ")")) or (not stripped and body and head.text.rstrip().endswith(":")):
+            break
+        if stripped and not stripped.startswith(("//", "#", "/*", "*")):
+            body.append(stripped)
+    else:
+        return None
+    call = _HANDING_CALL.match(body[0]) if len(body) == 1 else None
+    if not name or call is None or call.group(2).lower() == name.lower():
+        return None
+    return head, f"the logic itself: {name} only calls {call.group(1)}"
 
 
 def _defined_name(head: str) -> str:
