@@ -111,7 +111,7 @@ def probe_row(row: dict[str, Any], question: Any, backend: Any, llm: Any, settin
     from bench.eval.replay import _ReplayModel
 
     root = ensure_codebase(question.codebase)
-    model = _ReplayModel(row["answer"], backend, row.get("token_logprobs"))
+    model = _ReplayModel([row["answer"]], backend, [row.get("token_logprobs")])
     with Session.open(root, model, settings) as session:
         events = list(session.ask(question.question))
     done = next((e for e in events if isinstance(e, ev.AnswerCompleted)), None)

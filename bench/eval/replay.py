@@ -28,13 +28,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class _ReplayModel:
-    """The recorded answer as the only reply; tokens counted by the real model's tokenizer."""
+    """The recorded answers as the replies, in order (a question's, then its follow-up's); tokens
+    counted by the real model's tokenizer."""
 
-    def __init__(self, answer: str, tokenizer: Any, tokens: list[list[Any]] | None = None) -> None:
+    def __init__(self, answers: list[str], tokenizer: Any, tokens: list[list[list[Any]] | None]) -> None:
         from app.llm.scripted import ScriptedModel
 
-        logprobs = [[(str(t), float(lp)) for t, lp in tokens]] if tokens else ()
-        self._scripted = ScriptedModel([answer], context_length=32768, logprobs=logprobs)
+        logprobs = [[(str(t), float(lp)) for t, lp in each] for each in tokens] if all(tokens) else ()
+        self._scripted = ScriptedModel(answers, context_length=32768, logprobs=logprobs)
         self._tokenizer = tokenizer
 
     def __getattr__(self, name: str) -> Any:
@@ -44,16 +45,28 @@ class _ReplayModel:
         return self._tokenizer.count_tokens(text)
 
 
-def replay_row(row: dict[str, Any], question: Any, tokenizer: Any, settings: Any) -> dict[str, Any]:
+def replay_row(row: dict[str, Any], question: Any, tokenizer: Any, settings: Any,
+               first: tuple[dict[str, Any], Any] | None = None) -> dict[str, Any]:
+    """The verdict on one recorded answer; a follow-up's (`first`: its chat's first row and
+    question) after its first question's recorded answer, in one chat, as the run asked them."""
     from app.harness import events as ev
+    from app.harness.records import ChatSoFar
     from app.harness.session import Session
     from bench.eval.ask import Cited
     from bench.eval.codebases import ensure_codebase
     from bench.eval.scoring import is_correct, is_grounded
 
     root = ensure_codebase(question.codebase)
-    with Session.open(root, _ReplayModel(row["answer"], tokenizer, row.get("token_logprobs")), settings) as session:
-        events = list(session.ask(question.question))
+    chain = [first, (row, question)] if first else [(row, question)]
+    model = _ReplayModel([r["answer"] for r, _ in chain], tokenizer, [r.get("token_logprobs") for r, _ in chain])
+    chat: ChatSoFar | None = None
+    with Session.open(root, model, settings) as session:
+        for _, asked in chain:
+            events = list(session.ask(asked.question, chat=chat))
+            begun = next((e for e in events if isinstance(e, ev.RunStarted)), None)
+            said = next((e for e in events if isinstance(e, ev.AnswerCompleted)), None)
+            if begun is not None and said is not None:
+                chat = ChatSoFar(begun.chat_id, (chat.history if chat else ()) + said.transcript)
     answer = next((e for e in events if isinstance(e, ev.AnswerCompleted)), None)
     # scored again: a scoring fix (a number written "v18") applies to recorded answers too
     out = {"id": row["id"], "kind": row.get("kind", ""),
@@ -66,6 +79,14 @@ def replay_row(row: dict[str, Any], question: Any, tokenizer: Any, settings: Any
         out["grounded"] = is_grounded(cited, question.evidence)
         out["recorded_grounded"] = bool(row.get("grounded"))
     return out
+
+
+def _replayable_follow_up(row: dict[str, Any], firsts: dict[str, dict[str, Any]]) -> bool:
+    """A follow-up replays faithfully when its first question's row is there and the model made no
+    tool call for it: the rows keep a call's count, not its arguments, and a follow-up judged
+    without its reads finds nothing (tuning2 and tuning3: 10 of 14 follow-ups made one)."""
+    first = firsts.get(row["id"][:-1])
+    return first is not None and not row.get("model_tool_calls") and not first.get("model_tool_calls")
 
 
 def _verdict_fields(answer: Any) -> dict[str, Any]:
@@ -121,6 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--ids", default="", help="only these question ids (comma-separated)")
     p.add_argument("--json", type=Path, help="write the replayed rows here")
     p.add_argument("--verbose", action="store_true", help="one line per question")
+    p.add_argument("--follow-ups", action="store_true",
+                   help="replay follow-ups too (those where the model made no tool call), each after its "
+                   "first question's recorded answer in one chat")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                    help="a setting the rows were recorded with (e.g. intro_index_tokens=900)")
     p.add_argument("--results", type=Path, help="merge the tables into this results file "
@@ -135,13 +159,18 @@ def main(argv: list[str] | None = None) -> int:
 
     settings = Settings(tool_policy="retrieval", **dict(o.split("=", 1) for o in args.overrides))
     tokenizer = load_model(default_model_path(), Settings(n_ctx=512, n_threads=1))
-    questions = {q.id: q for s in EvalSet for q in load_set(s)}  # a follow-up (id+) needs its chat: skipped
+    questions = {q.id: q for s in EvalSet for q in load_set(s)}
+    questions |= {f.id: f for q in list(questions.values()) if (f := q.follow_up_question())}
     wanted = set(args.ids.split(",")) if args.ids else None
-    rows = [r for r in json.loads(args.rows.read_text(encoding="utf-8"))
-            if r["id"] in questions and (wanted is None or r["id"] in wanted)]
+    recorded = json.loads(args.rows.read_text(encoding="utf-8"))
+    firsts = {r["id"]: r for r in recorded if r.get("turn", 1) == 1}
+    rows = [r for r in recorded if r["id"] in questions and (wanted is None or r["id"] in wanted)
+            and (r.get("turn", 1) == 1 or (args.follow_ups and _replayable_follow_up(r, firsts)))]
     out = []
     for row in rows:
-        out.append(replay_row(row, questions[row["id"]], tokenizer, settings))
+        base = row["id"][:-1]
+        first = (firsts[base], questions[base]) if row.get("turn", 1) != 1 else None
+        out.append(replay_row(row, questions[row["id"]], tokenizer, settings, first))
         if args.verbose:
             r = out[-1]
             print(f"{r['id']:16} {'R' if r['correct'] else '-'} {r['recorded_support']:9} -> "

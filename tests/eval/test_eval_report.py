@@ -155,3 +155,47 @@ def test_a_replayed_row_says_which_claim_the_model_was_unsure_of() -> None:
     answer = ev.AnswerCompleted("It is 3.", (), 1, Usage(1, 0, 1, 0.1), 0.1, doubt=Certainty("3", -1.2))
     assert _verdict_fields(answer)["doubt"] == {"claim": "3", "percent": 30}
     assert _verdict_fields(ev.AnswerCompleted("It is 3.", (), 1, Usage(1, 0, 1, 0.1), 0.1))["doubt"] is None
+
+
+def test_a_follow_up_is_replayed_after_its_first_answer_in_one_chat(tmp_path, monkeypatch) -> None:
+    """`replay --follow-ups`: the follow-up's recorded answer is judged in the chat the run asked it
+    in, its first question's recorded answer before it (a verdict rule measured on first turns only
+    had moved two right held-out follow-ups to not backed)."""
+    import bench.eval.codebases as codebases
+    from app.settings import Settings
+    from bench.eval.questions import Question
+    from bench.eval.replay import replay_row
+
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "config.py").write_text("RETRY_DELAY = 3  # seconds between two tries\n\n\ndef retry(fn):\n"
+                                    "    return fn()\n")
+    monkeypatch.setattr(codebases, "ensure_codebase", lambda name: root)
+
+    class Tokens:
+        def count_tokens(self, text: str) -> int:
+            return len(text) // 4 + 1
+
+    base = Question.model_validate({
+        "id": "cfg-01", "codebase": "anything", "question": "What is the retry delay?",
+        "keywords": [["3"]], "evidence": [{"path": "config.py", "start": 1, "end": 1}],
+        "kind": "what", "difficulty": "easy",
+        "follow_up": {"question": "Which function uses it?", "keywords": [["retry"]],
+                      "evidence": [{"path": "config.py", "start": 4, "end": 5}]}})
+    follow = base.follow_up_question()
+    first_row = {"id": "cfg-01", "turn": 1, "answer": "3 seconds (config.py:1).", "correct": True}
+    row = {"id": "cfg-01+", "turn": 2, "answer": "`retry` in config.py:4-5.", "correct": True}
+    from app.harness.session import Session
+
+    chats = []
+    real_ask = Session.ask
+
+    def ask(self, question, cancel=None, chat=None):
+        chats.append((question, chat))
+        return real_ask(self, question, cancel, chat)
+
+    monkeypatch.setattr(Session, "ask", ask)
+    out = replay_row(row, follow, Tokens(), Settings(tool_policy="retrieval"), (first_row, base))
+    assert [q for q, _ in chats] == ["What is the retry delay?", "Which function uses it?"]
+    assert chats[0][1] is None and "3 seconds (config.py:1)." in str(chats[1][1].history)
+    assert out["id"] == "cfg-01+" and out["correct"] and out["recorded_support"] == ""
