@@ -44,6 +44,8 @@ class Asked:
     first_text: str | None = None
     first_support: str = ""
     first_seconds: float = 0.0
+    # those calls as (step, tool, raw arguments), so a replay can make them again
+    tool_calls: tuple[tuple[int, str, str], ...] = ()
 
 
 def ask(question: str, root: Path, model: Any, settings: Any) -> Asked:
@@ -100,4 +102,6 @@ def _asked(events: list[Any], seconds: float) -> Asked:
         token_logprobs=answer.token_logprobs if answer else (),
         samples=sampled.samples if sampled else (), sample_seconds=sampled.seconds if sampled else 0.0,
         first_text=looked.first_answer.strip() if looked else None,
-        first_support=looked.support.value if looked else "", first_seconds=looked.seconds if looked else 0.0)
+        first_support=looked.support.value if looked else "", first_seconds=looked.seconds if looked else 0.0,
+        tool_calls=tuple((e.step, e.name, e.raw_arguments) for e in events
+                         if isinstance(e, ev.ToolCallProposed) and e.step > 0))

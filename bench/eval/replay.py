@@ -28,13 +28,16 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class _ReplayModel:
-    """The recorded answers as the replies, in order (a question's, then its follow-up's); tokens
-    counted by the real model's tokenizer."""
+    """The recorded replies, in order (a question's calls and answer, then its follow-up's);
+    `answers` are answer texts or, for a turn that called tools, ParsedReply objects; `tokens`
+    each answer's log-probabilities (a call turn's: empty). Tokens counted by the real model's
+    tokenizer."""
 
-    def __init__(self, answers: list[str], tokenizer: Any, tokens: list[list[list[Any]] | None]) -> None:
+    def __init__(self, answers: list[Any], tokenizer: Any, tokens: list[list[list[Any]] | None]) -> None:
         from app.llm.scripted import ScriptedModel
 
-        logprobs = [[(str(t), float(lp)) for t, lp in each] for each in tokens] if all(tokens) else ()
+        logprobs = ([[(str(t), float(lp)) for t, lp in (each or ())] for each in tokens]
+                    if any(tokens) else ())
         self._scripted = ScriptedModel(answers, context_length=32768, logprobs=logprobs)
         self._tokenizer = tokenizer
 
@@ -58,7 +61,13 @@ def replay_row(row: dict[str, Any], question: Any, tokenizer: Any, settings: Any
 
     root = ensure_codebase(question.codebase)
     chain = [first, (row, question)] if first else [(row, question)]
-    model = _ReplayModel([r["answer"] for r, _ in chain], tokenizer, [r.get("token_logprobs") for r, _ in chain])
+    replies: list[Any] = []
+    tokens: list[Any] = []
+    for recorded, _ in chain:
+        calls = _recorded_calls(recorded)
+        replies += calls + [recorded["answer"]]
+        tokens += [[]] * len(calls) + [recorded.get("token_logprobs")]
+    model = _ReplayModel(replies, tokenizer, tokens)
     chat: ChatSoFar | None = None
     with Session.open(root, model, settings) as session:
         for _, asked in chain:
@@ -81,12 +90,32 @@ def replay_row(row: dict[str, Any], question: Any, tokenizer: Any, settings: Any
     return out
 
 
+def _recorded_calls(row: dict[str, Any]) -> list[Any]:
+    """The tool calls the model made before its answer, one reply per step, as the run recorded
+    them (rows since the twenty-second session keep them; older rows only count them)."""
+    from app.llm.base import ParsedReply, ParsedToolCall
+
+    steps: dict[int, list[Any]] = {}
+    for step, name, raw in row.get("tool_calls") or ():
+        try:
+            arguments = json.loads(raw)
+        except ValueError:
+            arguments = {}
+        steps.setdefault(step, []).append(ParsedToolCall(name, arguments if isinstance(arguments, dict) else {}, raw))
+    return [ParsedReply("", tuple(calls)) for _, calls in sorted(steps.items())]
+
+
+def _faithful(row: dict[str, Any]) -> bool:
+    """The row's calls can be made again: none, or all recorded with their arguments."""
+    return len(row.get("tool_calls") or ()) == (row.get("model_tool_calls") or 0)
+
+
 def _replayable_follow_up(row: dict[str, Any], firsts: dict[str, dict[str, Any]]) -> bool:
-    """A follow-up replays faithfully when its first question's row is there and the model made no
-    tool call for it: the rows keep a call's count, not its arguments, and a follow-up judged
-    without its reads finds nothing (tuning2 and tuning3: 10 of 14 follow-ups made one)."""
+    """A follow-up replays faithfully when its first question's row is there and every call the
+    model made in either was recorded with its arguments (older rows kept a count only, and a
+    follow-up judged without its reads finds nothing: 10 of the tuning sets' 14 follow-ups called)."""
     first = firsts.get(row["id"][:-1])
-    return first is not None and not row.get("model_tool_calls") and not first.get("model_tool_calls")
+    return first is not None and _faithful(row) and _faithful(first)
 
 
 def _verdict_fields(answer: Any) -> dict[str, Any]:

@@ -157,36 +157,41 @@ def test_a_replayed_row_says_which_claim_the_model_was_unsure_of() -> None:
     assert _verdict_fields(ev.AnswerCompleted("It is 3.", (), 1, Usage(1, 0, 1, 0.1), 0.1))["doubt"] is None
 
 
-def test_a_follow_up_is_replayed_after_its_first_answer_in_one_chat(tmp_path, monkeypatch) -> None:
-    """`replay --follow-ups`: the follow-up's recorded answer is judged in the chat the run asked it
-    in, its first question's recorded answer before it (a verdict rule measured on first turns only
-    had moved two right held-out follow-ups to not backed)."""
+def _follow_up_case(tmp_path, monkeypatch):
+    """A workspace (as the replay's code base) and a question with a follow-up, for replay_row."""
     import bench.eval.codebases as codebases
-    from app.settings import Settings
     from bench.eval.questions import Question
-    from bench.eval.replay import replay_row
 
     root = tmp_path / "ws"
     root.mkdir()
     (root / "config.py").write_text("RETRY_DELAY = 3  # seconds between two tries\n\n\ndef retry(fn):\n"
                                     "    return fn()\n")
     monkeypatch.setattr(codebases, "ensure_codebase", lambda name: root)
-
-    class Tokens:
-        def count_tokens(self, text: str) -> int:
-            return len(text) // 4 + 1
-
     base = Question.model_validate({
         "id": "cfg-01", "codebase": "anything", "question": "What is the retry delay?",
         "keywords": [["3"]], "evidence": [{"path": "config.py", "start": 1, "end": 1}],
         "kind": "what", "difficulty": "easy",
-        "follow_up": {"question": "Which function uses it?", "keywords": [["retry"]],
+        "follow_up": {"question": "What does the function below it do?", "keywords": [["retry"]],
                       "evidence": [{"path": "config.py", "start": 4, "end": 5}]}})
-    follow = base.follow_up_question()
     first_row = {"id": "cfg-01", "turn": 1, "answer": "3 seconds (config.py:1).", "correct": True}
-    row = {"id": "cfg-01+", "turn": 2, "answer": "`retry` in config.py:4-5.", "correct": True}
-    from app.harness.session import Session
+    return base, first_row
 
+
+class _Tokens:
+    def count_tokens(self, text: str) -> int:
+        return len(text) // 4 + 1
+
+
+def test_a_follow_up_is_replayed_after_its_first_answer_in_one_chat(tmp_path, monkeypatch) -> None:
+    """`replay --follow-ups`: the follow-up's recorded answer is judged in the chat the run asked it
+    in, its first question's recorded answer before it (a verdict rule measured on first turns only
+    had moved two right held-out follow-ups to not backed)."""
+    from app.harness.session import Session
+    from app.settings import Settings
+    from bench.eval.replay import replay_row
+
+    base, first_row = _follow_up_case(tmp_path, monkeypatch)
+    row = {"id": "cfg-01+", "turn": 2, "answer": "`retry` in config.py:4-5.", "correct": True}
     chats = []
     real_ask = Session.ask
 
@@ -195,7 +200,24 @@ def test_a_follow_up_is_replayed_after_its_first_answer_in_one_chat(tmp_path, mo
         return real_ask(self, question, cancel, chat)
 
     monkeypatch.setattr(Session, "ask", ask)
-    out = replay_row(row, follow, Tokens(), Settings(tool_policy="retrieval"), (first_row, base))
-    assert [q for q, _ in chats] == ["What is the retry delay?", "Which function uses it?"]
+    out = replay_row(row, base.follow_up_question(), _Tokens(), Settings(tool_policy="retrieval"), (first_row, base))
+    assert [q for q, _ in chats] == ["What is the retry delay?", "What does the function below it do?"]
     assert chats[0][1] is None and "3 seconds (config.py:1)." in str(chats[1][1].history)
     assert out["id"] == "cfg-01+" and out["correct"] and out["recorded_support"] == ""
+
+
+def test_a_follow_up_s_recorded_calls_are_made_again_before_its_answer(tmp_path, monkeypatch) -> None:
+    """Rows keep the model's calls with their arguments: the replayed follow-up reads what the run
+    read, so its answer is judged on those lines (without them it found nothing: not backed)."""
+    from app.settings import Settings
+    from bench.eval.replay import _replayable_follow_up, replay_row
+
+    base, first_row = _follow_up_case(tmp_path, monkeypatch)
+    answer = "The `retry` function calls `fn` and returns what it returns (config.py:4-5)."
+    called = {"id": "cfg-01+", "turn": 2, "answer": answer, "correct": True, "model_tool_calls": 1,
+              "tool_calls": [[1, "read_file", '{"path": "config.py", "start_line": 4}']]}
+    counted = {**called, "tool_calls": []}  # an older row: the call counted, its arguments lost
+    assert _replayable_follow_up(called, {"cfg-01": first_row})
+    assert not _replayable_follow_up(counted, {"cfg-01": first_row})
+    out = replay_row(called, base.follow_up_question(), _Tokens(), Settings(tool_policy="retrieval"), (first_row, base))
+    assert "config.py:4-5" in out["citations"] and out["support"] != "not_backed"
