@@ -197,8 +197,7 @@ class Store:
 
     def counts(self) -> tuple[int, int]:
         files = self._conn.execute("SELECT count(*) FROM files").fetchone()[0]
-        chunks = self._conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
-        return files, chunks
+        return files, self.chunk_count()
 
     def chunk_count(self) -> int:
         """The number of chunks, counted again only after a write (this connection's or another's):

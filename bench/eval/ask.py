@@ -58,7 +58,6 @@ def ask_chat(questions: tuple[str, ...], root: Path, model: Any, settings: Any) 
     """Ask questions one after another in one chat, as a user types a follow-up ("who calls
     it?") after an answer: each later question has the earlier turns in its history. An in-process
     model's cache is reset once, before the first; a follow-up reuses what the chat left in it."""
-    from app.harness import events as ev
     from app.harness.records import ChatSoFar
     from app.harness.session import Session
 
@@ -71,12 +70,21 @@ def ask_chat(questions: tuple[str, ...], root: Path, model: Any, settings: Any) 
             started = time.perf_counter()
             events = list(session.ask(question, chat=chat))
             asked.append(_asked(events, time.perf_counter() - started))
-            begun = next((e for e in events if isinstance(e, ev.RunStarted)), None)
-            answer = next((e for e in events if isinstance(e, ev.AnswerCompleted)), None)
-            if begun is not None and answer is not None:
-                history = chat.history if chat else ()
-                chat = ChatSoFar(begun.chat_id, history + answer.transcript)
+            chat = chat_after(chat, events)
     return asked
+
+
+def chat_after(chat: Any, events: list[Any]) -> Any:
+    """The chat a follow-up continues: `chat` (None before the first question) with this run's
+    question, calls and answer added; unchanged when the run gave no answer."""
+    from app.harness import events as ev
+    from app.harness.records import ChatSoFar
+
+    begun = next((e for e in events if isinstance(e, ev.RunStarted)), None)
+    answer = next((e for e in events if isinstance(e, ev.AnswerCompleted)), None)
+    if begun is None or answer is None:
+        return chat
+    return ChatSoFar(begun.chat_id, (chat.history if chat else ()) + answer.transcript)
 
 
 def _asked(events: list[Any], seconds: float) -> Asked:
@@ -86,14 +94,15 @@ def _asked(events: list[Any], seconds: float) -> Asked:
     sampled = next((e for e in events if isinstance(e, ev.AnswerSampled)), None)
     looked = next((e for e in events if isinstance(e, ev.SecondStageStarted)), None)
     stopped = events[-1]
+    calls = tuple((e.step, e.name, e.raw_arguments) for e in events
+                  if isinstance(e, ev.ToolCallProposed) and e.step > 0)  # the model's own, not the opening reads
     text = answer.answer.strip() if answer else ""
     return Asked(
         text=text,
         citations=tuple(Cited(c.path, c.start_line, c.end_line) for c in
                         (answer.citations if answer else ())),
         evidence_added=bool(answer and answer.evidence_added),
-        model_tool_calls=sum(1 for e in events
-                             if isinstance(e, ev.ToolCallProposed) and e.step > 0),
+        model_tool_calls=len(calls),
         stop_reason=stopped.reason.value, seconds=seconds,
         prompt_tokens=stopped.usage.prompt_tokens, cached_tokens=stopped.usage.cached_tokens,
         completion_tokens=stopped.usage.completion_tokens,
@@ -103,5 +112,4 @@ def _asked(events: list[Any], seconds: float) -> Asked:
         samples=sampled.samples if sampled else (), sample_seconds=sampled.seconds if sampled else 0.0,
         first_text=looked.first_answer.strip() if looked else None,
         first_support=looked.support.value if looked else "", first_seconds=looked.seconds if looked else 0.0,
-        tool_calls=tuple((e.step, e.name, e.raw_arguments) for e in events
-                         if isinstance(e, ev.ToolCallProposed) and e.step > 0))
+        tool_calls=calls)

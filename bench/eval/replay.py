@@ -53,9 +53,8 @@ def replay_row(row: dict[str, Any], question: Any, tokenizer: Any, settings: Any
     """The verdict on one recorded answer; a follow-up's (`first`: its chat's first row and
     question) after its first question's recorded answer, in one chat, as the run asked them."""
     from app.harness import events as ev
-    from app.harness.records import ChatSoFar
     from app.harness.session import Session
-    from bench.eval.ask import Cited
+    from bench.eval.ask import Cited, chat_after
     from bench.eval.codebases import ensure_codebase
     from bench.eval.scoring import is_correct, is_grounded
 
@@ -68,14 +67,11 @@ def replay_row(row: dict[str, Any], question: Any, tokenizer: Any, settings: Any
         replies += calls + [recorded["answer"]]
         tokens += [[]] * len(calls) + [recorded.get("token_logprobs")]
     model = _ReplayModel(replies, tokenizer, tokens)
-    chat: ChatSoFar | None = None
+    chat = None
     with Session.open(root, model, settings) as session:
         for _, asked in chain:
             events = list(session.ask(asked.question, chat=chat))
-            begun = next((e for e in events if isinstance(e, ev.RunStarted)), None)
-            said = next((e for e in events if isinstance(e, ev.AnswerCompleted)), None)
-            if begun is not None and said is not None:
-                chat = ChatSoFar(begun.chat_id, (chat.history if chat else ()) + said.transcript)
+            chat = chat_after(chat, events)
     answer = next((e for e in events if isinstance(e, ev.AnswerCompleted)), None)
     # scored again: a scoring fix (a number written "v18") applies to recorded answers too
     out = {"id": row["id"], "kind": row.get("kind", ""),
@@ -172,8 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", type=Path, help="write the replayed rows here")
     p.add_argument("--verbose", action="store_true", help="one line per question")
     p.add_argument("--follow-ups", action="store_true",
-                   help="replay follow-ups too (those where the model made no tool call), each after its "
-                   "first question's recorded answer in one chat")
+                   help="replay follow-ups too, each after its first question's recorded answer in one chat, "
+                   "the model's recorded calls made again (rows that kept only their count are skipped)")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                    help="a setting the rows were recorded with (e.g. intro_index_tokens=900)")
     p.add_argument("--results", type=Path, help="merge the tables into this results file "
