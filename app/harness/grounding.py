@@ -276,15 +276,27 @@ def _described_definition(question: str, named: set[str], names: NameLookup) -> 
     table agrees. Several files, or none, decide nothing; nor does a file the answer names that is
     not the one (on the tuning sets, three such answers were right: a description is looser than a
     name)."""
-    subject = subject_of(question)
+    subject, acronyms = subject_of(question), _acronyms(question)
     found = [(path, name) for path, name in names.definition_names()
-             if not is_test_path(path) and names_subject(subject, name.rsplit(".", 1)[-1])]
+             if not is_test_path(path) and names_subject(subject, own := name.rsplit(".", 1)[-1])
+             and acronyms <= {part.lower() for part in _NAME_PARTS.findall(own)}]
     files = {path for path, _ in found}
     if len(files) != 1 or not files <= named:
         return None
     name = found[0][1]
     spans = [s for s in names.definitions(name) if s.path in files]
     return Definition(name, True, names.read_lines(_first_line(spans[0])) if spans else ())
+
+
+# A short word the question writes in capitals is a name's part (the subject's stems are 4 letters
+# or more): "Where is the ARC cache implemented?" describes `ARCCache`, not golang-lru's `Cache`
+# and `TwoQueueCache` beside it (a user's check: the right "arc.go" was partly backed).
+_ACRONYM = re.compile(r"(?<![\w.])[A-Z][A-Z0-9]{1,3}(?![\w.])")
+_NAME_PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z0-9]+(?![a-z])")
+
+
+def _acronyms(question: str) -> set[str]:
+    return {a.lower() for a in _ACRONYM.findall(question)}
 
 
 DEFINITIONS_CITED = 2  # definition lines a "which file" answer cites, at most

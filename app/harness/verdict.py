@@ -199,9 +199,11 @@ def claims_of(answer: str, question: str, paths: Iterable[str] = ()) -> Claims:
     asked_text = _squash(question)
     text = _without_places(URL.sub(" ", answer), paths)
     key: dict[str, None] = {}
+    percents = set(_PERCENT_IN_TEXT.findall(text))
     for value in [*NUMBER.findall(text), *_RADIX_NUMBER.findall(text), *_QUOTED.findall(text),
                   *_TICKED.findall(text), *_MEDIA_TYPE.findall(text)]:
         written = value.strip().strip("`'\"").removesuffix("()")
+        written += "%" if written in percents else ""
         value = written.lower()
         if value and not _said(written, asked_words, asked_text, question):
             key.setdefault(value, None)
@@ -1006,7 +1008,7 @@ def _gives_default(line: ShownLine, value: str) -> bool:
 def _lead_number(claims: Claims) -> str | None:
     """The answer's first number (true, false, a quoted word and a name are left alone: a flag's
     default is often set apart from its name, `var EnablePrefixMatching = defaultPrefixMatching`)."""
-    return next((k for k in claims.key if _PLAIN_NUMBER.fullmatch(k)), None)
+    return next((k for k in claims.key if _PLAIN_NUMBER.fullmatch(k) or _PERCENT.fullmatch(k)), None)
 
 
 def _example_only(line: str, key: str) -> bool:
@@ -1069,13 +1071,15 @@ def _holds(line: str, claim: str) -> bool:
     line that defines `def prepare_request(` seldom names its class."""
     if _PLAIN_NUMBER.fullmatch(claim):
         return _holds_number(line, claim)
+    if percent := _PERCENT.fullmatch(claim):
+        return claim in line or any(_holds_number(line, n) for n in _percent_forms(percent.group(1)))
     if claim[:1] == '"' and not claim.strip('"'):  # a quoted run of spaces, in either quotes
         return any(q + claim[1:-1] + q in line for q in "\"'`")
     if re.fullmatch(r"[\w.]+", claim) and _whole(line, claim):
         return True
     if found := _QUALIFIED.fullmatch(claim):
         return _whole(line, found.group(1))
-    if claim in line or (_SPACED_CODE.search(claim) is not None and _unspaced(claim) in _unspaced(line)):
+    if claim in line or (_SPACED_CODE.search(claim) is not None and _code_in(claim, line)):
         return True
     bare = _DECLARED.sub("", claim, count=1)
     return bare != claim and _SPACED_CODE.search(bare) is not None and _holds(line, bare)
@@ -1097,8 +1101,22 @@ _DECLARED = re.compile(r"^(?:(?:export|pub(?:\([\w:]+\))?|public|private|protect
 _SPACED_CODE = re.compile(r"(?=.*[(){}\[\]=:;,<>])(?=(?:\s*\S){8})")
 
 
+def _code_in(code: str, line: str) -> bool:
+    """The code claim in the line, compared unspaced; a claim ending in a block the model closed
+    itself is held without its closing braces by the lines that end where the prompt left the
+    closing line out (a user's check on deepmerge: `if (...) { return; }` quoted from lines shown
+    up to `return`)."""
+    code, line = _unspaced(code), _unspaced(line)
+    opened = code.rstrip("}")
+    return code in line or (opened != code and len(opened) >= 8
+                            and re.search(re.escape(opened) + r"\s*$", line) is not None)
+
+
 def _unspaced(text: str) -> str:
-    return re.sub(r"\s*([^\w\s])\s*", r"\1", text)
+    """Without spaces beside punctuation, and without semicolons: a statement's `;` is one a
+    language may leave out and a model writes anyway (a user's check on deepmerge, whose code has
+    none: the right "`if (propertyIsUnsafe(target, key)) { return; }`" was not backed)."""
+    return re.sub(r"\s*([^\w\s])\s*", r"\1", text).replace(";", "")
 
 
 # A number is held by the same number however it is written: `2.0` by `exp_base = 2` (a user's
@@ -1113,6 +1131,18 @@ _NUMBER_IN_LINE = re.compile(r"(?<![\w.])(?:0|[1-9]\d*)(?:\.\d+)?(?![\w]|\.\d)")
 # holds a value written the same, not another spelling of it (a user's check on humanize: the wrong
 # "naturalsize returns '1.0 million'" was backed by `if abs_bytes == 1 and not gnu:`).
 _COMPARED = re.compile(r"(?:[=!<>]=|(?<![=-])[<>])\s*$")
+
+
+# A share the answer writes as a percentage is held by the line's fraction too: "25%" by
+# `Default2QRecentRatio = 0.25` (a user's check on golang-lru: the right "25% of the cache" was
+# partly backed, "25" in no line).
+_PERCENT_IN_TEXT = re.compile(r"(?<![\w.])((?:0|[1-9]\d*)(?:\.\d+)?)\s?%")
+_PERCENT = re.compile(r"((?:0|[1-9]\d*)(?:\.\d+)?)%")
+
+
+def _percent_forms(number: str) -> tuple[str, ...]:
+    fraction = f"{float(number) / 100:.6f}".rstrip("0").rstrip(".")
+    return (number, fraction)
 
 
 def _holds_number(line: str, claim: str) -> bool:

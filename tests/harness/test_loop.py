@@ -671,6 +671,31 @@ def test_a_which_file_answer_agrees_with_the_one_file_whose_definitions_the_ques
         assert answer.support is not Support.BACKED
 
 
+CACHES = {
+    "lru.go": "package lru\n\n// Cache is a thread-safe fixed size LRU cache.\ntype Cache struct {\n\tlru int\n}\n",
+    "2q.go": "package lru\n\n// TwoQueueCache is a thread-safe fixed size 2Q cache.\ntype TwoQueueCache struct {\n"
+             "\trecent int\n}\n",
+    "arc.go": "package lru\n\n// ARCCache is a thread-safe fixed size Adaptive Replacement Cache.\n"
+              "type ARCCache struct {\n\tp int\n}\n\n// NewARC creates an ARC of the given size.\n"
+              "func NewARC(size int) (*ARCCache, error) {\n\treturn &ARCCache{}, nil\n}\n",
+}
+
+
+def test_a_where_question_describing_a_definition_by_its_acronym_agrees_with_its_file(tmp_path):
+    """A user's check on golang-lru: "Where is the ARC cache implemented?" answered "arc.go" (right)
+    was partly backed: the subject's stems (4 letters or more) left only "cache", which names the
+    definitions of three files. A short word in capitals is a part of the name described."""
+    question = "Where is the ARC cache implemented?"
+    with workspace_tools(tmp_path, CACHES) as (tools, settings):
+        right = ScriptedModel(["The ARC cache is implemented in the `arc.go` file."])
+        answer = only(run(right, tools, settings, question=question), ev.AnswerCompleted)[0]
+        assert answer.support is Support.BACKED, answer.missing
+        assert any(b.span.path == "arc.go" and "ARCCache" in b.text for b in answer.backing)
+        wrong = ScriptedModel(["The ARC cache is implemented in the `2q.go` file."])
+        answer = only(run(wrong, tools, settings, question=question), ev.AnswerCompleted)[0]
+        assert answer.support is not Support.BACKED
+
+
 UNCALLED = {
     "store.py": "def compact_notes(notes):\n    \"\"\"Drop empty notes.\"\"\"\n    return [n for n in notes if n]\n\n\n"
                 "def save(notes, path):\n    path.write_text(\"\\n\".join(_rows(notes)))\n\n\n"

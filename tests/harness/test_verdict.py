@@ -216,6 +216,38 @@ def test_code_quoted_with_its_spaces_moved_is_the_same_code() -> None:
     assert not _holds("return f(x)", "f (x)") and not _holds("maxsize = 3", "max size = 3")
 
 
+def test_code_quoted_with_semicolons_and_the_brace_the_prompt_left_out_is_the_same_code() -> None:
+    """A user's check on deepmerge (no semicolons in its code): the right "`if (propertyIsUnsafe(
+    target, key)) { return; }`" was not backed; the prompt showed the `if` and `return` lines, the
+    closing `}` was left out of it, and the model closed the block with a `;` of its own."""
+    lines = {LineSpan("index.js", 61, 61): "\tgetKeys(source).forEach(function(key) {",
+             LineSpan("index.js", 62, 62): "\t\tif (propertyIsUnsafe(target, key)) {",
+             LineSpan("index.js", 63, 63): "\t\t\treturn"}
+    question = "What happens to a source key that exists on the target's prototype chain?"
+    verdict = judge("It is skipped: `if (propertyIsUnsafe(target, key)) { return; }`.", question, lines)
+    assert "if (propertyisunsafe(target, key)) { return; }" in verdict.found
+    assert _holds("if (ok) {\n\treturn x\n}", "if (ok) { return x; }")
+    # the brace left off holds only where the code stops: `{ return; }` is not `{ return foo }`
+    assert not _holds("if (is_unsafe(target, key)) { return foo", "if (is_unsafe(target, key)) { return; }")
+    # and a claim's other closing brackets stay: `setTimeout(fn, 100)` is not `setTimeout(fn, 1000)`
+    assert not _holds("settimeout(fn, 1000)", "settimeout(fn, 100)")
+
+
+def test_a_percentage_is_held_by_the_lines_fraction() -> None:
+    """A user's check on golang-lru: "25% of the cache" (right) was partly backed, "25" in no line;
+    the line sets `Default2QRecentRatio = 0.25`."""
+    lines = {LineSpan("2q.go", 11, 11): "\t// Default2QRecentRatio is the ratio of the 2Q cache dedicated",
+             LineSpan("2q.go", 12, 12): "\t// to recently added entries that have only been accessed once.",
+             LineSpan("2q.go", 13, 13): "\tDefault2QRecentRatio = 0.25"}
+    question = "What share of the 2Q cache goes to recently added entries by default?"
+    verdict = judge("By default 25% of the cache, the `Default2QRecentRatio`.", question, lines)
+    assert verdict.support is Support.BACKED and "25%" in verdict.found, verdict
+    assert verdict.backing[0].span.start_line == 13
+    wrong = judge("By default 50% of the cache, the `Default2QRecentRatio`.", question, lines)
+    assert wrong.support is not Support.BACKED and "50%" in wrong.missing
+    assert _holds("about 25% of them", "25%") and not _holds("ratio = 0.025", "25%")
+
+
 def test_a_declaration_quoted_with_its_blocks_keyword_is_the_same_code() -> None:
     """A user's check on cenkalti/backoff: the right "`const DefaultMaxElapsedTime = 15 *
     time.Minute`" was partly backed; the line sits in a `const (` block and reads without `const`."""
