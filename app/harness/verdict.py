@@ -611,7 +611,41 @@ def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[Li
         listing, extra = beyond
         where = f"{listing[0].span.path}:{listing[0].span.start_line}"
         return listing, f"{', '.join(extra)} (not in the list at {where})", ""
+    if other := _about_a_shorter_name(answer, question, f.backing):
+        said, asked = other
+        return (), f"{asked} itself: the answer and its lines are about {said}", said.lower()
     return None
+
+
+# A name of two or more parts (`IsCygwinTerminal`, `parse_args`), as the question writes it.
+_COMPOUND_NAME = re.compile(r"(?<![\w.])(?:[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+|[A-Za-z]+(?:_[A-Za-z0-9]+)+)(?![\w])")
+
+
+def _about_a_shorter_name(answer: str, question: str, backing: tuple[ShownLine, ...]) -> tuple[str, str] | None:
+    """The question names a function or type of several parts that neither the answer nor its
+    backing lines name, and the answer names another whose parts are some of them, in order: it
+    answers about that one (a user's check on go-isatty: "What does IsCygwinTerminal return on
+    Linux?" was answered with IsTerminal's ioctl and backed by IsTerminal's lines, the question's
+    words "terminal" and "return" in them; IsCygwinTerminal returns false there)."""
+    said = WORD.findall(answer)
+    for asked in dict.fromkeys(_COMPOUND_NAME.findall(question)):
+        low, parts = asked.lower(), _name_parts(asked)
+        if low in answer.lower() or any(low in b.text.lower() for b in backing):
+            continue
+        for name in dict.fromkeys(said):
+            own = _name_parts(name)
+            if 2 <= len(own) < len(parts) and _in_order(own, parts):
+                return name, asked
+    return None
+
+
+def _name_parts(name: str) -> list[str]:
+    return [part.lower() for part in _SPLIT.findall(name)]
+
+
+def _in_order(parts: list[str], within_parts: list[str]) -> bool:
+    rest = iter(within_parts)
+    return all(part in rest for part in parts)
 
 
 # A list answer rests on the shown list it copies: items it adds that the list lacks, though some

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from app.harness.events import AnswerCompleted
 from app.harness.records import event_from_dict, event_to_dict
-from app.harness.verdict import ShownLine, Support, _holds, _list_items, _listed_past_the_list, claims_of, judge
+from app.harness.verdict import (
+    ShownLine,
+    Support,
+    _about_a_shorter_name,
+    _holds,
+    _list_items,
+    _listed_past_the_list,
+    claims_of,
+    judge,
+)
 from app.llm.base import Usage
 from app.values import LineSpan
 
@@ -231,6 +240,34 @@ def test_code_quoted_with_semicolons_and_the_brace_the_prompt_left_out_is_the_sa
     assert not _holds("if (is_unsafe(target, key)) { return foo", "if (is_unsafe(target, key)) { return; }")
     # and a claim's other closing brackets stay: `setTimeout(fn, 100)` is not `setTimeout(fn, 1000)`
     assert not _holds("settimeout(fn, 1000)", "settimeout(fn, 100)")
+
+
+ISATTY_LINES = {
+    LineSpan("isatty_bsd.go", 9, 9): "// IsTerminal return true if the file descriptor is terminal.",
+    LineSpan("isatty_bsd.go", 10, 10): "func IsTerminal(fd uintptr) bool {",
+    LineSpan("isatty_bsd.go", 11, 11): "\t_, err := unix.IoctlGetTermios(int(fd), unix.TIOCGETA)",
+    LineSpan("isatty_bsd.go", 12, 12): "\treturn err == nil",
+    LineSpan("isatty_others.go", 12, 12): "// IsCygwinTerminal return true if the file descriptor is a cygwin or msys2",
+    LineSpan("isatty_others.go", 14, 14): "func IsCygwinTerminal(fd uintptr) bool {",
+    LineSpan("isatty_others.go", 15, 15): "\treturn false",
+}
+
+
+def test_an_answer_about_a_shorter_name_than_the_question_asks_is_not_backed_by_it() -> None:
+    """A user's check on go-isatty: "What does IsCygwinTerminal return on Linux?" was answered with
+    IsTerminal's ioctl and backed by IsTerminal's lines (the question's words "terminal" and "return"
+    in them); IsCygwinTerminal returns false there."""
+    question = "What does IsCygwinTerminal return on Linux?"
+    wrong = judge("`IsTerminal` returns true if the file descriptor is terminal: "
+                  "`unix.IoctlGetTermios(int(fd), unix.TIOCGETA)`.", question, ISATTY_LINES)
+    assert wrong.support is not Support.BACKED
+    assert "IsCygwinTerminal itself: the answer and its lines are about IsTerminal" in wrong.missing
+    right = judge("It returns `false`: `func IsCygwinTerminal(fd uintptr) bool { return false }`.",
+                  question, ISATTY_LINES)
+    assert right.support is Support.BACKED, right
+    # a name of other parts, or of the asked name's parts out of order, is no shorter form of it
+    assert _about_a_shorter_name("It calls `TerminalIs`.", question, ()) is None
+    assert _about_a_shorter_name("It calls `IsCygwin`.", question, ()) == ("IsCygwin", "IsCygwinTerminal")
 
 
 def test_a_percentage_is_held_by_the_lines_fraction() -> None:
