@@ -81,7 +81,7 @@ class NameLookup:
     definition_names: Callable[[], tuple[tuple[str, str], ...]] = field(default=lambda: ())  # (path, name) each
 
 
-EXTENSIONS = ("py pyi js mjs cjs jsx ts tsx go rs java kt c h cc cpp hpp cs rb php swift scala sh "
+EXTENSIONS = ("py pyi js mjs cjs jsx ts mts cts tsx go rs java kt c h cc cpp hpp cs rb php swift scala sh "
               "md rst txt toml cfg ini yaml yml json lock xml html css sql gradle mod sum").split()
 _PATH = re.compile(r"(?<![\w/.@:-])(?:\.{1,2}/)?(?:[\w@+-][\w.@+-]*/)*[\w@+-][\w.@+-]*\.(?:"
                    + "|".join(EXTENSIONS) + r")(?![\w/])")

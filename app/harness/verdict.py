@@ -376,15 +376,15 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     unfound = bool(keys_missing) or in_other_file  # a value, name or place; prose words aside
     if support is Support.PARTLY and doubt is not None and len(found) <= GUESSED_MAX_FOUND and unfound:
         support = Support.NOT_BACKED  # a guess: see GUESSED_MAX_FOUND
-    if support is Support.BACKED and (kept_from := _kept_from_backed(answer, question, claims, lines, f)):
+    if support is not Support.BACKED:
+        return Verdict(support, (), f.closest, found, missing, doubt)
+    subject = subject_of(question) | _asked_values(question)
+    backing = f.backing or _place_lines(places, lines, subject) or _claim_lines(f, lines) or f.beside
+    if kept_from := _kept_from_backed(answer, question, claims, lines, f, backing):
         lines_first, why, unbacked = kept_from  # the claim is not found as the question needs it: not "found"
         return Verdict(Support.PARTLY, (), _distinct(lines_first + f.closest)[:CLOSEST_LINES],
                        tuple(c for c in found if c.lower() != unbacked), missing + (why,))
-    if support is Support.BACKED:
-        subject = subject_of(question) | _asked_values(question)
-        backing = f.backing or _place_lines(places, lines, subject) or _claim_lines(f, lines) or f.beside
-        return Verdict(support, backing, (), found, missing)
-    return Verdict(support, (), f.closest, found, missing, doubt)
+    return Verdict(support, backing, (), found, missing)
 
 
 # A caller as the first prompt lists them, "- in `X`, path:line: `code`", copied into the answer.
@@ -590,10 +590,11 @@ MESSAGE_QUESTION = re.compile(r"\b(?:messages?|print|prints|printed|says?|text)\
 
 
 def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[LineSpan, str],
-                      f: Findings) -> tuple[tuple[ShownLine, ...], str, str] | None:
+                      f: Findings, backing: tuple[ShownLine, ...]) -> tuple[tuple[ShownLine, ...], str, str] | None:
     """What keeps an answer the claim checks back from backed, by what its question asks (a
     default, a message): the lines to show first, why, and the claim left unbacked ('' for none
-    of its own: a shown line sets another default); None when nothing does."""
+    of its own: a shown line sets another default); None when nothing does. `backing`: the lines
+    the verdict would show as backing it."""
     if DEFAULT_QUESTION.search(question) and (kept_from := _default_unbacked(answer, claims, lines, f)):
         return kept_from
     if MESSAGE_QUESTION.search(question) and (why := _message_unquoted(answer, claims, f.backing)):
@@ -604,6 +605,8 @@ def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[Li
         return (handed[0],), handed[1], ""
     if MECHANISM_QUESTION.search(question) and _only_points(claims):
         return (), "how: the answer quotes code and says nothing of what it does", claims.key[0]
+    if MECHANISM_QUESTION.search(question) and backing and all(_DECLARATIONS.search(b.span.path) for b in backing):
+        return (), f"how: only declarations back it ({backing[0].span.path}), no code that does it", ""
     if flipped := _without_flipped(answer, f.backing, lines):
         line, phrase = flipped
         return (line,), f"{phrase} (the line says; the answer says with)", ""
@@ -614,6 +617,9 @@ def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[Li
     if other := _about_a_shorter_name(answer, question, f.backing):
         said, asked = other
         return (), f"{asked} itself: the answer and its lines are about {said}", said.lower()
+    if backing and (longer := _about_a_longer_name(answer, question, backing[0].text)):
+        where = f"{backing[0].span.path}:{backing[0].span.start_line}"
+        return (backing[0],), f"{longer[1]} itself: the line at {where} is about {longer[0]}", ""
     return None
 
 
@@ -635,6 +641,24 @@ def _about_a_shorter_name(answer: str, question: str, backing: tuple[ShownLine, 
         for name in dict.fromkeys(said):
             own = _name_parts(name)
             if 2 <= len(own) < len(parts) and _in_order(own, parts):
+                return name, asked
+    return None
+
+
+def _about_a_longer_name(answer: str, question: str, line: str) -> tuple[str, str] | None:
+    """The backing line is about a longer name than the one the question asks, whose parts hold
+    the asked one's in order, named first there (or alone), and the answer never names it: what the
+    line says is said of the other (a user's check on defu: "What does defuFn do differently from
+    defu?" answered with "`defuArrayFn` is similar to `defuFn` but only applies to array values
+    defined in defaults", said of defuFn, and backed by that line)."""
+    names = WORD.findall(line)
+    said = answer.lower()
+    for asked in dict.fromkeys(_COMPOUND_NAME.findall(question)):
+        low, parts = asked.lower(), _name_parts(asked)
+        at = next((i for i, name in enumerate(names) if name.lower() == low), len(names))
+        for name in names[:at]:
+            own = _name_parts(name)
+            if len(own) > len(parts) and _in_order(parts, own) and name.lower() not in said:
                 return name, asked
     return None
 
@@ -762,6 +786,13 @@ def _only_points(claims: Claims) -> bool:
     stored as the listener object itself, more as an array)."""
     code = [k for k in claims.key if _SPACED_CODE.search(k)]
     return not claims.prose and bool(code) and all(k in code or any(_holds(c, k) for c in code) for k in claims.key)
+
+
+# Type declaration files: they say what a thing is called and typed, not how it works. A how or
+# why answer they alone back is not backed by code (a user's check on defu: "How are two arrays
+# combined when defu merges them?" answered "using the `MergeArrays` function, which is defined in
+# `dist/defu.d.cts`", the type of the result, and backed by the type's line).
+_DECLARATIONS = re.compile(r"\.d\.(?:ts|mts|cts)$|\.pyi$")
 
 
 # A backing line (or the comment lines just above it) that says "without X" where the answer says
@@ -1115,8 +1146,17 @@ def _holds(line: str, claim: str) -> bool:
         return _whole(line, found.group(1))
     if claim in line or (_SPACED_CODE.search(claim) is not None and _code_in(claim, line)):
         return True
+    if raised := _RAISED.fullmatch(claim):  # `ValueError: message`, as a traceback writes what the line raises
+        return _whole(line, raised.group(1)) and raised.group(2).strip() in line
     bare = _DECLARED.sub("", claim, count=1)
     return bare != claim and _SPACED_CODE.search(bare) is not None and _holds(line, bare)
+
+
+# An error as a traceback or a console writes it, its name, a colon and its message, is held by
+# the line that raises it: `ValueError: wrap=False conflicts with any other arg=True` by `raise
+# ValueError('wrap=False conflicts with any other arg=True')` (a user's check on colorama: right,
+# partly backed, the claim "in no line").
+_RAISED = re.compile(r"([a-z_][\w.]*(?:error|exception|warning|panic))\s*:\s*(\S.{7,})")
 
 
 # A declaration quoted with the keyword its block leaves out is the same code: Go's `const (` and
@@ -1192,7 +1232,7 @@ def _whole(line: str, name: str) -> bool:
 # `Type.method` / `Type::method` / `SmallVec<A>.push` (not a file name: its last part is no file
 # extension; a generic type's parameters as the callers list writes them, a user's check on smallvec)
 _QUALIFIED = re.compile(r"[a-z_$][\w$]*(?:<[^<>]*>)?(?:(?:\.|::)[a-z_$][\w$]*(?:<[^<>]*>)?)*(?:\.|::)"
-                        r"(?!(?:py|js|ts|go|rs|md|mjs|cjs|jsx|tsx|json|toml|txt|rst|cfg|yml|yaml|lock)$)"
+                        r"(?!(?:py|js|ts|go|rs|md|mjs|cjs|mts|cts|jsx|tsx|json|toml|txt|rst|cfg|yml|yaml|lock)$)"
                         r"([a-z_$][\w$]{2,})")
 
 

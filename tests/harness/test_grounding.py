@@ -372,3 +372,11 @@ def test_a_where_answer_naming_the_defining_file_in_words_of_place_is_backed() -
                            "file, which is located in the `src` directory.", "Where is the dispatch function defined?",
                            (), ev, lookup, 10, 5)
     assert checked.support is Support.BACKED
+
+
+def test_typescript_module_files_are_files() -> None:
+    """`.mts` and `.cts` (and their `.d.mts` / `.d.cts` declarations, which npm packages ship) are
+    named as files: checked against the workspace and linked (a user's check on defu: its
+    `dist/defu.d.cts` was taken for a claim that no line holds)."""
+    paths, _ = mentioned_names("It is declared in `dist/defu.d.cts` and built to dist/defu.mts.")
+    assert {"dist/defu.d.cts", "dist/defu.mts"} <= set(paths)

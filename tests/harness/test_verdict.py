@@ -270,6 +270,54 @@ def test_an_answer_about_a_shorter_name_than_the_question_asks_is_not_backed_by_
     assert _about_a_shorter_name("It calls `IsCygwin`.", question, ()) == ("IsCygwin", "IsCygwinTerminal")
 
 
+def test_an_error_written_as_a_traceback_writes_it_is_held_by_the_line_that_raises_it() -> None:
+    """A user's check on colorama: the right "`ValueError: wrap=False conflicts with any other
+    arg=True`" was partly backed, the claim in no line; the line raises it."""
+    line = "        raise ValueError('wrap=False conflicts with any other arg=True')"
+    assert _holds(line.lower(), "valueerror: wrap=false conflicts with any other arg=true")
+    assert _holds('throw new typeerror("expected a function, got " + typeof fn)', "typeerror: expected a function")
+    # another error's name, or another message, is not held
+    assert not _holds(line.lower(), "typeerror: wrap=false conflicts with any other arg=true")
+    assert not _holds(line.lower(), "valueerror: wrap=true conflicts with any other")
+
+
+DEFU_LINES = {
+    LineSpan("README.md", 106, 106): "`defuArrayFn` is similar to `defuFn` but **only applies to array values "
+                                     "defined in defaults**.",
+    LineSpan("README.md", 90, 90): "`defuFn` calls a function found in the object with the default value.",
+    LineSpan("dist/defu.d.cts", 16, 16): "type MergeArrays<Destination, Source> = Destination extends Array<infer D>"
+                                         " ? Array<D | Source> : Source | Destination;",
+}
+
+
+def test_a_line_about_a_longer_name_does_not_back_what_it_says_for_the_asked_one() -> None:
+    """A user's check on defu: "What does defuFn do differently from defu?" was answered with what
+    the README says of defuArrayFn ("only applies to array values defined in defaults"), said of
+    defuFn, and backed by that line."""
+    question = "What does defuFn do differently from defu?"
+    wrong = judge("defuFn only applies to array values defined in defaults.", question, DEFU_LINES)
+    assert wrong.support is not Support.BACKED
+    assert "defuFn itself: the line at README.md:106 is about defuArrayFn" in wrong.missing
+    # the line speaks of the longer name's own property; an answer naming that name says so itself
+    named = judge("Unlike defuArrayFn, which only applies to array values defined in defaults, ...", question,
+                  DEFU_LINES)
+    assert not any("is about defuArrayFn" in m for m in named.missing)
+
+
+def test_a_how_answer_backed_by_type_declarations_alone_is_not_backed() -> None:
+    """A user's check on defu: "How are two arrays combined when defu merges them?" answered "using
+    the `MergeArrays` function, which is defined in `dist/defu.d.cts`" (a type, and no how) would
+    be backed by the type's line once `.d.cts` was known as a file. A build's declaration beside
+    code still backs after it (see test_a_build_s_copy_backs_after_the_source)."""
+    question = "How are two arrays combined when defu merges them?"
+    answer = ("The two arrays are combined using the `MergeArrays` function, which is defined in the "
+              "`dist/defu.d.cts` file.")
+    verdict = judge(answer, question, DEFU_LINES, paths=("dist/defu.d.cts",))
+    assert verdict.support is not Support.BACKED
+    assert "how: only declarations back it (dist/defu.d.cts), no code that does it" in verdict.missing
+    assert "dist/defu.d.cts" not in verdict.missing  # a path is a place, not a claim
+
+
 def test_a_percentage_is_held_by_the_lines_fraction() -> None:
     """A user's check on golang-lru: "25% of the cache" (right) was partly backed, "25" in no line;
     the line sets `Default2QRecentRatio = 0.25`."""
