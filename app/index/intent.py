@@ -66,6 +66,11 @@ _MANIFEST = re.compile(r"(^|/)(package\.json|setup\.py|setup\.cfg|pyproject\.tom
 _OVERVIEW = re.compile(
     r"^\s*what\s+(is|does|are)\b.*\b(for|do|does|about|is)?\s*\??\s*$", re.IGNORECASE
 )
+# A short "what is / what does" question that asks for a default or names code ("What is the
+# default of autoreset in init?", "What does app.listen do?") is about that, not the whole project:
+# a user's check on colorama got the README's first 120 lines ahead of `def init(autoreset=False`,
+# and the model answered from its example `init(autoreset=True)`.
+_NOT_THE_WHOLE = re.compile(r"\bdefaults?\b|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$]|_\w|\()|\b[a-z]+[A-Z]\w*")
 _LOCATE = re.compile(
     r"\b(where\b|which\s+(file|module|function|class|method|package|folder|directory)\b|"
     r"(defined|implemented|declared)\b)", re.IGNORECASE)
@@ -153,7 +158,8 @@ def is_copy_path(path: str) -> bool:
 
 def intent_of(question: str) -> Intent:
     words = set(query_terms(question))
-    overview = bool(_OVERVIEW.match(question)) and len(words) <= OVERVIEW_MAX_TERMS
+    overview = (bool(_OVERVIEW.match(question)) and len(words) <= OVERVIEW_MAX_TERMS
+                and not _NOT_THE_WHOLE.search(question))
     return Intent(
         bool(words & _CODE_WORDS),
         bool(words & _HISTORY_WORDS),

@@ -260,7 +260,7 @@ def test_huge_files_are_elided_to_fit_a_small_context(project: Path):
 def test_a_reply_looping_on_itself_is_cut_where_the_loop_began(tools, settings):
     loop = "Note that it is a Python script that keeps notes in a JSON file. "
     model = ScriptedModel(["It keeps notes (README.md:3). " + loop * 40])
-    events = run(model, tools, settings)
+    events = run(model, tools, settings, question="What does notekeeper do?")  # the README is read for it
     answer = only(events, ev.AnswerCompleted)[0]
     assert answer.text == "It keeps notes (README.md:3). " + loop.strip()
     assert len(streamed_text(events)) < 5 * len(loop)  # the model was stopped, not read to the end

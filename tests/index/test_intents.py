@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.index.intent import callee_of
+from app.index.intent import callee_of, intent_of
 from app.index.ranking import quoted
 
 from .conftest import paths
@@ -295,3 +295,21 @@ def test_asked_where_a_name_is_defined_its_definition_comes_first(make_index) ->
     for question in ("Where is the Parse result checked?", "Where is the Field3 function that UUID uses defined?",
                      "Why does Parse return the declared UUID?"):
         assert ranking._defined_first(index._store, scored, question, intent_of(question)) is scored
+
+
+@pytest.mark.parametrize(("question", "whole"), [
+    ("What does python-dotenv do?", True),
+    ("What is itsdangerous for?", True),
+    ("What is Express?", True),
+    ("What does this project do?", True),
+    # a default, or a name written as code: about that, not the whole (a user's check on colorama got
+    # the README's first 120 lines ahead of `def init(autoreset=False`)
+    ("What is the default of autoreset in init?", False),
+    ("What is the default salt of a Signer?", False),
+    ("What does app.listen do?", False),
+    ("What does parse_args do?", False),
+    ("What is useState for?", False),
+    ("What does load() do?", False),
+])
+def test_a_question_about_the_whole_project(question: str, whole: bool) -> None:
+    assert intent_of(question).overview is whole
