@@ -952,13 +952,15 @@ def _default_against(answer: str, claims: Claims, lines: dict[LineSpan, str]) ->
     was backed by a docstring's "If `True`, uses binary suffixes"; the signature says False).
     A docs, example or test file's code is a usage example, not a default: ofetch's README calls
     `ofetch(url, { retry: 3, ... })` right under "The default for `retry` is `1` retry"; so is a
-    comment's (the Rust backoff crate's docs work an example with `//!multiplier = 2`)."""
+    comment's (the Rust backoff crate's docs work an example with `//!multiplier = 2`), and a type
+    declaration file's, which sets no value at all (p-retry's index.d.ts: its doc comment's example
+    `retries: 5` kept the right "10 retries by default" from backed; a user's check)."""
     values = {_kind(k): k for k in claims.key if re.fullmatch(_LITERAL, k)}
     if not values:
         return None
     names = _named_words(answer)
     for span, text in lines.items():
-        if _EXAMPLE_FILE.search(span.path) or _doc_example_line(text):
+        if _EXAMPLE_FILE.search(span.path) or _DECLARATIONS.search(span.path) or _doc_example_line(text):
             continue
         found = _DEFAULT_SET.search(text.strip())
         if found is None or found.group(1).lower() not in names:

@@ -66,11 +66,13 @@ _MANIFEST = re.compile(r"(^|/)(package\.json|setup\.py|setup\.cfg|pyproject\.tom
 _OVERVIEW = re.compile(
     r"^\s*what\s+(is|does|are)\b.*\b(for|do|does|about|is)?\s*\??\s*$", re.IGNORECASE
 )
-# A short "what is / what does" question that asks for a default or names code ("What is the
-# default of autoreset in init?", "What does app.listen do?") is about that, not the whole project:
-# a user's check on colorama got the README's first 120 lines ahead of `def init(autoreset=False`,
-# and the model answered from its example `init(autoreset=True)`.
-_NOT_THE_WHOLE = re.compile(r"\bdefaults?\b|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$]|_\w|\()|\b[a-z]+[A-Z]\w*")
+# A short "what is / what does" question that asks for a default, names code ("What is the default
+# of autoreset in init?", "What does app.listen do?") or puts a condition ("What does Must do when
+# err is not nil?") is about that, not the whole project: a user's check on colorama got the
+# README's first 120 lines ahead of `def init(autoreset=False`, and the model answered from its
+# example `init(autoreset=True)`; one on go-version got go.mod's first line.
+_NOT_THE_WHOLE = re.compile(r"\bdefaults?\b|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$]|_\w|\()|\b[a-z]+[A-Z]\w*|"
+                            r"(?i:\b(?:when|if|unless|while|after|before)\b)")
 _LOCATE = re.compile(
     r"\b(where\b|which\s+(file|module|function|class|method|package|folder|directory)\b|"
     r"(defined|implemented|declared)\b)", re.IGNORECASE)

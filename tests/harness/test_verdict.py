@@ -566,6 +566,20 @@ def test_an_example_in_a_doc_comment_sets_no_default() -> None:
     assert judge(answer, question, lines | code).support is Support.PARTLY
 
 
+def test_a_type_declaration_file_sets_no_default() -> None:
+    """A user's check on p-retry: "The default number of retries is 10" (right: `options.retries ??=
+    10;`) was kept from backed by `retries: 5`, a line of the usage example in index.d.ts's doc
+    comment. A declaration file gives types, not values; a code line giving 5 still keeps it."""
+    lines = {LineSpan("index.js", 34, 34): "\t\toptions.shouldRetry ??= () => true;",
+             LineSpan("index.js", 35, 35): "\t\toptions.retries ??= 10;",
+             LineSpan("index.d.ts", 125, 125): "\tretries: 5"}
+    question = "How many times does pRetry retry by default?"
+    answer = "The default is 10 retries."
+    assert judge(answer, question, lines).support is Support.BACKED
+    code = {LineSpan("src/defaults.js", 4, 4): "  retries: 5,"}
+    assert judge(answer, question, lines | code).support is Support.PARTLY
+
+
 def test_a_docs_example_s_setting_is_no_default() -> None:
     """A user's check on axios: "the default maximum response body size is 2000 bytes" was backed by
     the README's example request config (`maxContentLength: 2000,`); the default is -1. A docs line

@@ -310,6 +310,8 @@ def test_asked_where_a_name_is_defined_its_definition_comes_first(make_index) ->
     ("What does parse_args do?", False),
     ("What is useState for?", False),
     ("What does load() do?", False),
+    ("What does Must do when err is not nil?", False),  # a condition: go-version's go.mod was read for it
+    ("What is the purpose of this project?", True),
 ])
 def test_a_question_about_the_whole_project(question: str, whole: bool) -> None:
     assert intent_of(question).overview is whole
