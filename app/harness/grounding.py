@@ -32,6 +32,7 @@ from app.harness.verdict import (
     holds_subject,
     is_echo,
     judge,
+    name_parts,
     names_subject,
     subject_of,
     within,
@@ -279,7 +280,7 @@ def _described_definition(question: str, named: set[str], names: NameLookup) -> 
     subject, acronyms = subject_of(question), _acronyms(question)
     found = [(path, name) for path, name in names.definition_names()
              if not is_test_path(path) and names_subject(subject, own := name.rsplit(".", 1)[-1])
-             and acronyms <= {part.lower() for part in _NAME_PARTS.findall(own)}]
+             and acronyms <= set(name_parts(own))]
     files = {path for path, _ in found}
     if len(files) != 1 or not files <= named:
         return None
@@ -292,7 +293,6 @@ def _described_definition(question: str, named: set[str], names: NameLookup) -> 
 # or more): "Where is the ARC cache implemented?" describes `ARCCache`, not golang-lru's `Cache`
 # and `TwoQueueCache` beside it (a user's check: the right "arc.go" was partly backed).
 _ACRONYM = re.compile(r"(?<![\w.])[A-Z][A-Z0-9]{1,3}(?![\w.])")
-_NAME_PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z0-9]+(?![a-z])")
 
 
 def _acronyms(question: str) -> set[str]:

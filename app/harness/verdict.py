@@ -614,7 +614,7 @@ def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[Li
         listing, extra = beyond
         where = f"{listing[0].span.path}:{listing[0].span.start_line}"
         return listing, f"{', '.join(extra)} (not in the list at {where})", ""
-    if other := _about_a_shorter_name(answer, question, f.backing):
+    if other := _about_a_shorter_name(answer, question, backing):
         said, asked = other
         return (), f"{asked} itself: the answer and its lines are about {said}", said.lower()
     if backing and (longer := _about_a_longer_name(answer, question, backing[0].text)):
@@ -635,11 +635,11 @@ def _about_a_shorter_name(answer: str, question: str, backing: tuple[ShownLine, 
     words "terminal" and "return" in them; IsCygwinTerminal returns false there)."""
     said = WORD.findall(answer)
     for asked in dict.fromkeys(_COMPOUND_NAME.findall(question)):
-        low, parts = asked.lower(), _name_parts(asked)
+        low, parts = asked.lower(), name_parts(asked)
         if low in answer.lower() or any(low in b.text.lower() for b in backing):
             continue
         for name in dict.fromkeys(said):
-            own = _name_parts(name)
+            own = name_parts(name)
             if 2 <= len(own) < len(parts) and _in_order(own, parts):
                 return name, asked
     return None
@@ -654,16 +654,17 @@ def _about_a_longer_name(answer: str, question: str, line: str) -> tuple[str, st
     names = WORD.findall(line)
     said = answer.lower()
     for asked in dict.fromkeys(_COMPOUND_NAME.findall(question)):
-        low, parts = asked.lower(), _name_parts(asked)
+        low, parts = asked.lower(), name_parts(asked)
         at = next((i for i, name in enumerate(names) if name.lower() == low), len(names))
         for name in names[:at]:
-            own = _name_parts(name)
+            own = name_parts(name)
             if len(own) > len(parts) and _in_order(parts, own) and name.lower() not in said:
                 return name, asked
     return None
 
 
-def _name_parts(name: str) -> list[str]:
+def name_parts(name: str) -> list[str]:
+    """A code name's parts, lower-cased: `ARCCache` -> arc, cache; `parse_args` -> parse, args."""
     return [part.lower() for part in _SPLIT.findall(name)]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from app.harness.events import AnswerCompleted
 from app.harness.records import event_from_dict, event_to_dict
 from app.harness.verdict import (
@@ -552,31 +554,31 @@ def test_a_docs_page_s_or_a_test_s_example_sets_no_default() -> None:
     assert judge(answer, question, readme | code).support is Support.PARTLY
 
 
-def test_an_example_in_a_doc_comment_sets_no_default() -> None:
-    """A user's check on the Rust backoff crate: "the default multiplier is 1.5", right, was kept from
-    backed by the crate docs' worked example (`//!multiplier = 2` under "given the following
-    parameters"); the constant beside its doc says 1.5. A code line giving 2 still keeps it."""
-    lines = {LineSpan("src/default.rs", 8, 8): "/// The default multiplier value (1.5 which is 50% increase).",
-             LineSpan("src/default.rs", 9, 9): "pub const MULTIPLIER: f64 = 1.5;",
-             LineSpan("src/lib.rs", 25, 25): "//!multiplier = 2"}
-    question = "What is the default multiplier of the exponential backoff?"
-    answer = "The default multiplier of the exponential backoff is 1.5."
-    assert judge(answer, question, lines).support is Support.BACKED
-    code = {LineSpan("src/exponential.rs", 44, 44): "            multiplier: 2,"}
-    assert judge(answer, question, lines | code).support is Support.PARTLY
+# An example's setting is no default, nor is a type declaration file's (it gives types, not
+# values); a code line giving the other value still keeps the answer from backed.
+EXAMPLE_SETTINGS = [
+    pytest.param(  # a user's check on the Rust backoff crate: the crate docs' worked example
+        {LineSpan("src/default.rs", 8, 8): "/// The default multiplier value (1.5 which is 50% increase).",
+         LineSpan("src/default.rs", 9, 9): "pub const MULTIPLIER: f64 = 1.5;",
+         LineSpan("src/lib.rs", 25, 25): "//!multiplier = 2"},
+        "What is the default multiplier of the exponential backoff?",
+        "The default multiplier of the exponential backoff is 1.5.",
+        {LineSpan("src/exponential.rs", 44, 44): "            multiplier: 2,"}, id="doc-comment-example"),
+    pytest.param(  # a user's check on p-retry: the usage example inside index.d.ts's doc comment
+        {LineSpan("index.js", 34, 34): "\t\toptions.shouldRetry ??= () => true;",
+         LineSpan("index.js", 35, 35): "\t\toptions.retries ??= 10;",
+         LineSpan("index.d.ts", 125, 125): "\tretries: 5"},
+        "How many times does pRetry retry by default?",
+        "The default is 10 retries.",
+        {LineSpan("src/defaults.js", 4, 4): "  retries: 5,"}, id="type-declaration-file"),
+]
 
 
-def test_a_type_declaration_file_sets_no_default() -> None:
-    """A user's check on p-retry: "The default number of retries is 10" (right: `options.retries ??=
-    10;`) was kept from backed by `retries: 5`, a line of the usage example in index.d.ts's doc
-    comment. A declaration file gives types, not values; a code line giving 5 still keeps it."""
-    lines = {LineSpan("index.js", 34, 34): "\t\toptions.shouldRetry ??= () => true;",
-             LineSpan("index.js", 35, 35): "\t\toptions.retries ??= 10;",
-             LineSpan("index.d.ts", 125, 125): "\tretries: 5"}
-    question = "How many times does pRetry retry by default?"
-    answer = "The default is 10 retries."
+@pytest.mark.parametrize(("lines", "question", "answer", "code"), EXAMPLE_SETTINGS)
+def test_an_example_or_a_declaration_sets_no_default(lines, question, answer, code) -> None:
+    """"The default multiplier is 1.5" (right) was kept from backed by `//!multiplier = 2`; "the
+    default is 10 retries" (right: `options.retries ??= 10;`) by `retries: 5` in index.d.ts."""
     assert judge(answer, question, lines).support is Support.BACKED
-    code = {LineSpan("src/defaults.js", 4, 4): "  retries: 5,"}
     assert judge(answer, question, lines | code).support is Support.PARTLY
 
 
