@@ -47,7 +47,7 @@ from enum import Enum
 from app.harness import certainty
 from app.harness.certainty import Certainty
 from app.harness.line_budget import is_comment
-from app.index.intent import describes_project, is_copy_path
+from app.index.intent import describes_project, is_copy_path, is_declaration_path
 from app.index.terms import STOP_WORDS
 from app.values import LineSpan
 
@@ -278,7 +278,7 @@ def _said(value: str, asked_words: set[str], asked_text: str, question: str = ""
     the backing shown, not the answer's number)."""
     if _CONSTANT_CASE.fullmatch(value) and not re.search(rf"(?<![\w]){re.escape(value)}(?![\w])", question):
         return False  # `DEBUG` for "debug output": an environment variable's or a constant's name
-    words = [w.lower() for w in _SPLIT.findall(value)]
+    words = name_parts(value)
     return value.lower() in asked_words or (bool(words) and all(w in asked_words for w in words)
                                     and _squash(value) in asked_text)
 
@@ -605,7 +605,10 @@ def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[Li
         return (handed[0],), handed[1], ""
     if MECHANISM_QUESTION.search(question) and _only_points(claims):
         return (), "how: the answer quotes code and says nothing of what it does", claims.key[0]
-    if MECHANISM_QUESTION.search(question) and backing and all(_DECLARATIONS.search(b.span.path) for b in backing):
+    # type declarations say what a thing is called and typed, not how it works (a user's check on
+    # defu: "How are two arrays combined ...?" answered "using the `MergeArrays` function, which is
+    # defined in `dist/defu.d.cts`", the type of the result, backed by the type's line)
+    if MECHANISM_QUESTION.search(question) and backing and all(is_declaration_path(b.span.path) for b in backing):
         return (), f"how: only declarations back it ({backing[0].span.path}), no code that does it", ""
     if flipped := _without_flipped(answer, f.backing, lines):
         line, phrase = flipped
@@ -634,8 +637,7 @@ def _about_a_shorter_name(answer: str, question: str, backing: tuple[ShownLine, 
     Linux?" was answered with IsTerminal's ioctl and backed by IsTerminal's lines, the question's
     words "terminal" and "return" in them; IsCygwinTerminal returns false there)."""
     said = WORD.findall(answer)
-    for asked in dict.fromkeys(_COMPOUND_NAME.findall(question)):
-        low, parts = asked.lower(), name_parts(asked)
+    for asked, low, parts in _compound_names(question):
         if low in answer.lower() or any(low in b.text.lower() for b in backing):
             continue
         for name in dict.fromkeys(said):
@@ -653,14 +655,18 @@ def _about_a_longer_name(answer: str, question: str, line: str) -> tuple[str, st
     defined in defaults", said of defuFn, and backed by that line)."""
     names = WORD.findall(line)
     said = answer.lower()
-    for asked in dict.fromkeys(_COMPOUND_NAME.findall(question)):
-        low, parts = asked.lower(), name_parts(asked)
+    for asked, low, parts in _compound_names(question):
         at = next((i for i, name in enumerate(names) if name.lower() == low), len(names))
         for name in names[:at]:
             own = name_parts(name)
             if len(own) > len(parts) and _in_order(parts, own) and name.lower() not in said:
                 return name, asked
     return None
+
+
+def _compound_names(question: str) -> list[tuple[str, str, list[str]]]:
+    """The names of several parts the question writes: each as written, lower-cased, and its parts."""
+    return [(asked, asked.lower(), name_parts(asked)) for asked in dict.fromkeys(_COMPOUND_NAME.findall(question))]
 
 
 def name_parts(name: str) -> list[str]:
@@ -787,13 +793,6 @@ def _only_points(claims: Claims) -> bool:
     stored as the listener object itself, more as an array)."""
     code = [k for k in claims.key if _SPACED_CODE.search(k)]
     return not claims.prose and bool(code) and all(k in code or any(_holds(c, k) for c in code) for k in claims.key)
-
-
-# Type declaration files: they say what a thing is called and typed, not how it works. A how or
-# why answer they alone back is not backed by code (a user's check on defu: "How are two arrays
-# combined when defu merges them?" answered "using the `MergeArrays` function, which is defined in
-# `dist/defu.d.cts`", the type of the result, and backed by the type's line).
-_DECLARATIONS = re.compile(r"\.d\.(?:ts|mts|cts)$|\.pyi$")
 
 
 # A backing line (or the comment lines just above it) that says "without X" where the answer says
@@ -961,7 +960,7 @@ def _default_against(answer: str, claims: Claims, lines: dict[LineSpan, str]) ->
         return None
     names = _named_words(answer)
     for span, text in lines.items():
-        if _EXAMPLE_FILE.search(span.path) or _DECLARATIONS.search(span.path) or _doc_example_line(text):
+        if _EXAMPLE_FILE.search(span.path) or is_declaration_path(span.path) or _doc_example_line(text):
             continue
         found = _DEFAULT_SET.search(text.strip())
         if found is None or found.group(1).lower() not in names:

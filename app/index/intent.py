@@ -153,6 +153,16 @@ def is_test_path(path: str) -> bool:
     return _TESTS.search(path) is not None
 
 
+# Type declaration files: what things are called and typed, no values and no behaviour
+# (`index.d.ts`, `index.d.cts`, a Python stub).
+_DECLARATIONS = re.compile(r"\.d\.[cm]?ts$|\.pyi$")
+
+
+def is_declaration_path(path: str) -> bool:
+    """A type declaration file (`.d.ts`, `.d.mts`, `.d.cts`, `.pyi`)."""
+    return _DECLARATIONS.search(path) is not None
+
+
 def is_copy_path(path: str) -> bool:
     """A file under a build output or vendored folder (dist/, build/, vendor/ ...): a copy."""
     return _COPIES.search(path) is not None

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from app.index.intent import is_copy_path, is_test_path
+from app.index.intent import is_copy_path, is_declaration_path, is_test_path
 from app.index.one_hop import REFERENCE_WEIGHT, overlap, statement_end
 from app.index.store import Store
 from app.index.terms import terms
@@ -43,7 +43,6 @@ _LITERAL = re.compile(r"\d|['\"`]|\b(?:true|false|True|False|None|nil|null|Infin
                       r"\b[dD]efault[A-Z_]\w*")
 _CONTINUED = ("(", "[", "{", ",", "=", "?", ":", "&&", "||")  # a line that ends so goes on below
 _BLOCK_HEAD = re.compile(r"(?:\)|=>|\belse|\btry|\bdo|\bfinally)\s*\{$")
-_TYPES_FILE = re.compile(r"\.d\.[cm]?ts$")  # declarations only: `index.d.ts`, `index.d.cts`
 _CODE_KINDS = (ChunkKind.FUNCTION, ChunkKind.METHOD, ChunkKind.CODE)
 
 
@@ -121,7 +120,7 @@ def setting_statement(store: Store, name: str, declaration: ChunkHit, shown: tup
     best: tuple[tuple[int, int, bool, int], ChunkHit] | None = None
     for start, end, kind, symbol, text, path in rows:
         copy = is_copy_path(path) and not is_copy_path(declaration.path)
-        if is_test_path(path) or _TYPES_FILE.search(path) or copy:
+        if is_test_path(path) or is_declaration_path(path) or copy:
             continue
         lines = text.split("\n")
         if any(len(line) > LINE_MAX_CHARS for line in lines[:3]):  # minified: `index.min.js`

@@ -29,7 +29,6 @@ class Asked:
     text: str  # the answer without the harness's appended "Sources:" line
     citations: tuple[Cited, ...]
     evidence_added: bool  # citations are the harness's evidence because the model cited none
-    model_tool_calls: int  # calls the model chose (step > 0), not the harness's opening reads
     stop_reason: str
     seconds: float
     prompt_tokens: int
@@ -44,8 +43,13 @@ class Asked:
     first_text: str | None = None
     first_support: str = ""
     first_seconds: float = 0.0
-    # those calls as (step, tool, raw arguments), so a replay can make them again
+    # the calls the model chose (step > 0, not the harness's opening reads) as (step, tool, raw
+    # arguments), so a replay can make them again
     tool_calls: tuple[tuple[int, str, str], ...] = ()
+
+    @property
+    def model_tool_calls(self) -> int:
+        return len(self.tool_calls)
 
 
 def ask(question: str, root: Path, model: Any, settings: Any) -> Asked:
@@ -102,7 +106,6 @@ def _asked(events: list[Any], seconds: float) -> Asked:
         citations=tuple(Cited(c.path, c.start_line, c.end_line) for c in
                         (answer.citations if answer else ())),
         evidence_added=bool(answer and answer.evidence_added),
-        model_tool_calls=len(calls),
         stop_reason=stopped.reason.value, seconds=seconds,
         prompt_tokens=stopped.usage.prompt_tokens, cached_tokens=stopped.usage.cached_tokens,
         completion_tokens=stopped.usage.completion_tokens,
