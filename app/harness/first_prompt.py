@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from app.harness import prompts
+from app.harness import headers, prompts
 from app.harness.calls import CallOutcome, Toolbox
 from app.harness.events import RunEvent, ToolCallCompleted, ToolCallProposed
 from app.harness.grounding import asked_names, asks_where_defined
@@ -54,7 +54,7 @@ def layout_opening(layout: str) -> str:
     """The start of the question message that every question in one workspace shares: its layout.
     It comes before anything question-specific and ends in a blank line (a token boundary), so a
     loaded model keeps it evaluated with the system text (see shared_prefix)."""
-    return f"{prompts.LAYOUT_HEADER}\n{layout}\n\n" if layout else ""
+    return f"{headers.LAYOUT_HEADER}\n{layout}\n\n" if layout else ""
 
 
 @dataclass(frozen=True)
@@ -285,7 +285,7 @@ def _index_calls(question: str, settings: Settings) -> list[tuple[str, dict[str,
     if settings.intro_index_tokens <= 0 or settings.intro_index_chunks <= 0:
         return []
     return [("search_code", {"query": question[:500], "limit": settings.intro_index_chunks},
-             prompts.INDEX_HEADER)]
+             headers.INDEX_HEADER)]
 
 
 def _callers_call(question: str, settings: Settings) -> list[tuple[str, dict[str, Any], str]]:

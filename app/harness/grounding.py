@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from app.harness.citations import Evidence, find_prose_citations, merge_spans
+from app.harness.headers import ECHOED
 from app.harness.verdict import (
     NUMBER,
     PLAIN,
@@ -44,8 +45,6 @@ __all__ = ["AnswerCheck", "NameLookup", "Support", "check_answer"]
 
 # The prompt's own headers: an answer that repeats them answered nothing (prompts.py words them;
 # kept here as text so this module does not import the prompts that import it).
-ECHO_MARKERS = ("The project folder contains:", "The parts of the project that best match the question",
-                "The part of the project that best matches the question")  # as a small model rewrites it
 
 
 @dataclass(frozen=True)
@@ -139,7 +138,7 @@ def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence
     folders = named_folders(text, names)
     defined = _definition_check(text, question, files | {p.path for p in places}, names, set(folders.values()),
                                 places)
-    verdict = judge(text, question, lines, paths=[*paths, *folders], places=places, echo=is_echo(text, ECHO_MARKERS),
+    verdict = judge(text, question, lines, paths=[*paths, *folders], places=places, echo=is_echo(text, ECHOED),
                     defined=defined, files=files, tokens=tokens, calls=calls,
                     uncalled=uncalled, listed=listed)
     if (unverified or not complete) and verdict.support is Support.BACKED:  # names what is not there, or leaves out

@@ -20,10 +20,8 @@ SYSTEM_PROMPT = (
     "path:start-end, for example README.md:1-5. If the files do not say, answer that you do not know."
 )
 
-LAYOUT_HEADER = "The project folder contains:"
 README_HEADER = "The start of {path}:"
 QUESTION_HEADER = "Question:"
-INDEX_HEADER = "The parts of the project that best match the question (each as path:first-last line, then its lines):"
 # A "what calls X" question: the callers the references tool found, one per line, before the
 # chunks (a small model shown the calling chunks named one caller and stopped: 1 of 10 right on
 # the tuning2 callers questions, 1 of 11 on held-out).

@@ -8,7 +8,7 @@ import re
 import threading
 import time
 
-from app.harness import prompts
+from app.harness import headers
 from app.llm.dialects.markup import close_json
 
 _FENCE = re.compile(r"^```[a-z]*\s*(.*?)\s*(?:```)?$", re.DOTALL)
@@ -62,8 +62,8 @@ class LinkedCancel(threading.Event):
 # The prompt's own headers, as a small model copies them into a reply (a fence opened on the
 # layout, the chunks' header in its words): what follows is the prompt, not an answer (a user's
 # check on more-itertools: 67 s spent copying the layout and a chunk back).
-_PROMPT_COPY = re.compile(r"```[a-z]*\n\s*" + re.escape(prompts.LAYOUT_HEADER) +
-                          r"|The parts? of the project that best match(?:es)? the question", re.IGNORECASE)
+_PROMPT_COPY = re.compile(r"```[a-z]*\n\s*" + re.escape(headers.LAYOUT_HEADER) + "|" + headers.INDEX_HEADER_REWORDED,
+                          re.IGNORECASE)
 
 
 class RepeatGuard:

@@ -1271,12 +1271,11 @@ def _line_stems(text: str) -> set[str]:
     return _stems(text) | {n for n in NUMBER.findall(text) if "." in n}
 
 
-def is_echo(answer: str, prompt_markers: Iterable[str]) -> bool:
+def is_echo(answer: str, headers: re.Pattern[str]) -> bool:
     """The answer repeats the prompt's own headers instead of answering (a small model does), in
     its prose or as the first line of a fenced block (code quoted never starts with one: a user's
     check on more-itertools, "The lines are: ``` The project folder contains: ..." and the whole
     layout and chunk after it, partly backed by the chunk it copied)."""
-    markers = [m for m in prompt_markers if m]
     prose = _FENCED.sub(" ", answer)
     blocks = [block.removeprefix("```").split("\n", 1)[-1].lstrip() for block in _FENCED.findall(answer)]
-    return any(m in prose for m in markers) or any(b.startswith(m) for b in blocks for m in markers)
+    return bool(headers.search(prose)) or any(headers.match(b) for b in blocks)

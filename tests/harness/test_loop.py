@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from app.harness import events as ev
-from app.harness import prompts
+from app.harness import headers, prompts
 from app.harness.events import StopReason
 from app.harness.loop import run_question
 from app.harness.verdict import Support
@@ -283,7 +283,7 @@ def test_the_first_prompt_holds_the_index_chunks_that_answer(tools):
     model = ScriptedModel(["500 (notekeeper/config.py:12)."])
     events = run(model, tools, settings, question="What is the default maximum note length?")
     first = model.requests[0].messages[-1]["content"]
-    assert prompts.INDEX_HEADER in first and "\nnotekeeper/config.py:9-14\n" in first  # from its first code line
+    assert headers.INDEX_HEADER in first and "\nnotekeeper/config.py:9-14\n" in first  # from its first code line
     assert "\nDEFAULT_MAX_NOTE_LENGTH = 500\n" in first and "| DEFAULT_MAX" not in first  # unnumbered
     assert [e.name for e in only(events, ev.ToolCallCompleted)] == ["search_code"]  # through the executor
     assert only(events, ev.AnswerCompleted)[0].citations == (LineSpan("notekeeper/config.py", 12, 12),)
@@ -368,7 +368,7 @@ def test_the_index_chunks_in_the_first_prompt_stay_within_their_token_budget(too
     settings = Settings(n_threads=1, intro_index_tokens=60)
     events = run(model, tools, settings, question="What is the default maximum note length?")
     first = model.requests[0].messages[-1]["content"]
-    shown = first.split(prompts.INDEX_HEADER, 1)[1].split("\n\nQuestion:", 1)[0].strip()
+    shown = first.split(headers.INDEX_HEADER, 1)[1].split("\n\nQuestion:", 1)[0].strip()
     assert 0 < model.count_tokens(shown) <= 60 and shown.startswith("notekeeper/config.py:9-")
     assert "\nDEFAULT_MAX_NOTE_LENGTH = 500\n" in shown
     read = only(events, ev.ToolCallCompleted)[0]
@@ -594,7 +594,7 @@ def test_a_callers_question_lists_the_calls_the_references_tool_found_before_the
         "- in `main`, notekeeper/cli.py:28: `config = load_config()`",
         "- in `test_missing_file_gives_defaults`, tests/check_config.py:7: "
         "`config = load_config(tmp_path / \"none.toml\")`"]
-    assert first.index(header) < first.index(prompts.INDEX_HEADER)
+    assert first.index(header) < first.index(headers.INDEX_HEADER)
     assert [e.name for e in only(events, ev.ToolCallCompleted)] == ["find_references", "search_code"]
     answer = only(events, ev.AnswerCompleted)[0]
     assert answer.support is Support.BACKED  # `main` rests on its def line, shown with the call
@@ -712,7 +712,7 @@ def test_a_callers_question_about_a_function_nothing_calls_is_told_so_and_judged
         answer = only(run(none, tools, settings, question="What calls compact_notes?"), ev.AnswerCompleted)[0]
         first = none.requests[0].messages[-1]["content"]
         header = prompts.NO_CALLERS_HEADER.format(name="compact_notes")
-        assert header in first and first.index(header) < first.index(prompts.INDEX_HEADER)
+        assert header in first and first.index(header) < first.index(headers.INDEX_HEADER)
         assert listed_under(first, header).strip() == "- store.py:1: `def compact_notes(notes):`"
         assert answer.support is Support.BACKED
         assert [(b.span, b.text) for b in answer.backing] == [(LineSpan("store.py", 1, 1), "def compact_notes(notes):")]
@@ -848,7 +848,7 @@ def test_asked_where_a_helper_is_defined_the_first_prompt_says_where(tmp_path):
         first = model.requests[0].messages[-1]["content"]
         header = prompts.HELPER_DEFINED_HEADER.format(name="enable")
         assert f"{header}\n- src/common.js:143: `function enable(namespaces) {{`" in first
-        assert first.index(header) < first.index(prompts.INDEX_HEADER)
+        assert first.index(header) < first.index(headers.INDEX_HEADER)
         assert answer.support is Support.BACKED
         model = ScriptedModel(["In src/common.js:1."])
         run(model, tools, settings, question="Where is the setup function defined?")
@@ -902,7 +902,7 @@ def test_a_small_context_cuts_the_first_prompt_s_chunks_to_fit(tools):
     events = run(model, tools, settings, question="What is the default maximum note length?")
     assert events[-1].reason is StopReason.ANSWERED
     first = model.requests[0].messages[-1]["content"]
-    shown = first.split(prompts.INDEX_HEADER, 1)[1].split("\n\nQuestion:", 1)[0].strip()
+    shown = first.split(headers.INDEX_HEADER, 1)[1].split("\n\nQuestion:", 1)[0].strip()
     assert 0 < model.count_tokens(shown) <= 300 and "DEFAULT_MAX_NOTE_LENGTH = 500" in shown
 
 

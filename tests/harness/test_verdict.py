@@ -45,16 +45,16 @@ def test_an_answer_that_repeats_the_prompt_is_not_backed() -> None:
 
 def test_the_prompt_copied_into_a_fenced_block_is_an_echo() -> None:
     """A user's check on more-itertools: the model copied the layout and a chunk, each in a fence."""
-    from app.harness.grounding import ECHO_MARKERS
+    from app.harness.headers import ECHOED
     from app.harness.verdict import is_echo
 
     copied = ("The file that holds the answer is. The lines are:\n```\nThe project folder contains:\n"
               "more_itertools/\nsetup.py\n```\n\nThe part of the project that best matches the question is "
               "more_itertools/more.py:197-221. The lines are:\n```python\ndef first(iterable, default=_marker):\n```")
-    assert is_echo(copied, ECHO_MARKERS)
-    assert is_echo("```\nThe project folder contains:\nsrc/\n```", ECHO_MARKERS)
+    assert is_echo(copied, ECHOED)
+    assert is_echo("```\nThe project folder contains:\nsrc/\n```", ECHOED)
     quoted = "It raises `ValueError`:\n```python\nraise ValueError('iterable is not divisible by n.')\n```"
-    assert not is_echo(quoted, ECHO_MARKERS)
+    assert not is_echo(quoted, ECHOED)
 
 
 def test_a_value_found_but_about_another_subject_is_partly_backed() -> None:
