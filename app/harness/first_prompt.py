@@ -18,7 +18,7 @@ from typing import Any
 from app.harness import headers, prompts
 from app.harness.calls import CallOutcome, Toolbox
 from app.harness.events import RunEvent, ToolCallCompleted, ToolCallProposed
-from app.harness.grounding import asked_names, asks_where_defined
+from app.harness.grounding import EXTENSIONS, asked_names, asks_where_defined
 from app.harness.line_budget import fit_chunks
 from app.harness.overview import overview_calls, start_of
 from app.harness.verdict import ShownLine, Uncalled
@@ -215,6 +215,33 @@ def more_callers(answer: str, callers: Sequence[Reference]) -> tuple[Reference, 
     return tuple(r for r in code_callers(callers)
                  if not any(re.search(rf"(?<![\w$]){re.escape(part)}(?![\w$])", answer)
                             for part in r.inside.split(".")[-2:]))
+
+
+# A definition an answer says a call is in: "once in the `docopt` function and once in the
+# `parse_argv` function", "called by `Router.handle`" (a name in backticks, or one followed by
+# "function" or "method"; a file or a place, `docopt.py`, `query.ts:280`, is no definition).
+_DEFINITION = r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$#][\w$]*)*"
+_CALL_IN = re.compile(rf"\b(?:in|by|from|within)\s+(?:the\s+)?(?:`({_DEFINITION})(?:\(\))?`"
+                      rf"|({_DEFINITION})(?:\(\))?\s+(?:function|method)\b)")
+
+
+def callers_beyond(answer: str, callers: Sequence[Reference], question: str,
+                   has_symbol: Callable[[str], bool]) -> tuple[str, ...]:
+    """The definitions the answer to "what calls X" says a call is in that hold none of the calls
+    the index found: defined in the workspace, neither X nor a caller (a user's check on docopt,
+    "What calls parse_defaults?": "once in the `docopt` function and once in the `parse_argv`
+    function", both calls in `docopt`, was backed by the two call lines)."""
+    inside = {part for r in callers for part in re.split(r"\.|::", r.inside) if part}
+    asked = set(re.findall(r"[\w$]+", question))
+    out: dict[str, None] = {}
+    for found in _CALL_IN.finditer(answer):
+        *owner, name = re.split(r"\.|::", found.group(1) or found.group(2))
+        name = name.lstrip("#")
+        if owner and name in EXTENSIONS:  # `docopt.py`: a file
+            continue
+        if name not in asked and name not in inside and has_symbol(name):
+            out.setdefault(name, None)
+    return tuple(out)
 
 
 def code_callers(callers: Sequence[Reference]) -> tuple[Reference, ...]:

@@ -113,7 +113,7 @@ def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence
                  names: NameLookup, max_names: int, max_sources: int,
                  tokens: Sequence[tuple[str, float]] = (), complete: bool = True,
                  calls: tuple[ShownLine, ...] = (), uncalled: Uncalled | None = None,
-                 listed: tuple[ShownLine, ...] = ()) -> AnswerCheck:
+                 listed: tuple[ShownLine, ...] = (), not_callers: tuple[str, ...] = ()) -> AnswerCheck:
     """The verdict on `text` (verdict.judge), its sources and the names the workspace lacks.
 
     Sources: the model's own citations that held, then its prose citations ("`a.py` lines 3-9",
@@ -127,7 +127,8 @@ def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence
     "what calls X" question, the calls the index found when the answer names every one of them (a
     deterministic fact, like the symbol table's for "where is X": verdict.judge); `uncalled`: the
     index defines that function and found nothing that calls or uses it; `listed`: every call
-    the first prompt listed (tests' too), which an answer copying the list may name."""
+    the first prompt listed (tests' too), which an answer copying the list may name; `not_callers`:
+    definitions the answer says a call is in that hold none of the calls found."""
     unverified = unverified_names(text, names, max_names)
     lines = _current_lines(evidence)
     prose, read = _prose_sources(text, evidence, names)
@@ -140,7 +141,7 @@ def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence
                                 places)
     verdict = judge(text, question, lines, paths=[*paths, *folders], places=places, echo=is_echo(text, ECHOED),
                     defined=defined, files=files, tokens=tokens, calls=calls,
-                    uncalled=uncalled, listed=listed)
+                    uncalled=uncalled, listed=listed, not_callers=not_callers)
     if (unverified or not complete) and verdict.support is Support.BACKED:  # names what is not there, or leaves out
         verdict = Verdict(Support.PARTLY, (), verdict.backing, verdict.found, verdict.missing + unverified)
     sources = places

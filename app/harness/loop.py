@@ -35,7 +35,7 @@ from app.harness.events import (
     ToolCallProposed,
     ToolCallRefused,
 )
-from app.harness.first_prompt import code_callers, more_callers
+from app.harness.first_prompt import callers_beyond, code_callers, more_callers
 from app.harness.grounding import check_answer
 from app.harness.run_state import CheckedAnswer, RunState, new_run_state
 from app.harness.turn_guards import LinkedCancel, RepeatGuard, call_shaped
@@ -356,10 +356,12 @@ def _checked(run: RunState, raw_text: str) -> CheckedAnswer:
     settings = run.settings
     extra = more_callers(text, run.callers)  # a deterministic fact: callers the index finds, unnamed
     calls = () if extra else _call_lines(code_callers(run.callers))
-    check = check_answer(text, run.subject or run.question, cited, run.evidence, run.names(),
+    names = run.names()
+    beyond = callers_beyond(text, run.callers, run.question, names.has_symbol) if calls else ()
+    check = check_answer(text, run.subject or run.question, cited, run.evidence, names,
                          settings.verify_max_names, settings.max_evidence_citations, run.turn_logprobs,
                          complete=not extra, calls=calls, uncalled=run.uncalled,
-                         listed=_call_lines(run.callers))
+                         listed=_call_lines(run.callers), not_callers=beyond)
     added = tuple(s for s in check.sources if s not in cited)
     notes = prompts.answer_notes(check, added)
     left_out = tuple(ShownLine(r.hit.span, r.inside) for r in extra)

@@ -167,10 +167,12 @@ PLAIN = STOP_WORDS | frozenset(
     "uses used using while also file files code project line lines function method class value default "
     "set called call returns return see".split()
 )
-# Words that say where or how a claim was found, not what it claims.
+# Words that say where or how a claim was found, not what it claims; "higher", "later", "above":
+# how a minimum version is written ("Python 3.7 and above"; a user's check: three right answers,
+# markupsafe's, decorator's and clsx's, were partly backed on "above" alone).
 PLACE_WORDS = frozenset(
     "specified indicated indicates stated states shows shown seen located mentioned contains listed "
-    "holds answer done sets field attribute property section higher later root folder directory "
+    "holds answer done sets field attribute property section higher later above root folder directory "
     "typically given specifically defined found following example means true false none null inside".split()
 )
 # Questions that ask where something is (a file or a place is their answer).
@@ -317,6 +319,7 @@ class Findings:
     file_names_subject: bool  # a file the answer names has a line naming the subject
     asks_place: bool = False  # the question asks where something is: a cited place is an answer
     elsewhere: str = ""  # the files the answer names, when none of their lines holds a key claim
+    written: tuple[ShownLine, ...] = ()  # asked where: lines beside the subject that write each file the answer names
 
     @property
     def prose_share(self) -> float:
@@ -327,7 +330,7 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
           places: tuple[LineSpan, ...] = (), echo: bool = False, defined: Definition | None = None,
           files: Iterable[str] = (), tokens: Sequence[tuple[str, float]] = (),
           calls: tuple[ShownLine, ...] = (), uncalled: Uncalled | None = None,
-          listed: tuple[ShownLine, ...] = ()) -> Verdict:
+          listed: tuple[ShownLine, ...] = (), not_callers: tuple[str, ...] = ()) -> Verdict:
     """The verdict on `answer` from the shown `lines` (each a single line, by span); `places` are
     the ranges it cites as where the answer is (their lines are among `lines`); `defined` is the
     symbol table's word on a "where is X" answer, which overrules the lines; `files` are the
@@ -337,7 +340,8 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     every caller: that list is the answer, and the answer is backed by it whatever its prose;
     `uncalled`: the index found no call or use of the function a "what calls X" question names;
     `listed`: every call the first prompt listed (tests' too; `calls` when not given): an answer
-    that lists one beyond them is not backed by the calls."""
+    that lists one beyond them is not backed by the calls, nor one that says a call is in a
+    definition that holds none of them (`not_callers`)."""
     f = find_claims(answer, question, lines, paths, places, set(files))
     claims = f.claims
     found = f.found_keys + tuple(claims.word(p) for p in f.prose_found)
@@ -360,10 +364,11 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
         return Verdict(Support.BACKED, defined.lines + f.backing, (), found + (defined.name,), missing)
     if calls and not echo:
         beyond = _listed_beyond(answer, listed or calls)
-        if not beyond:
+        if not beyond and not not_callers:
             return Verdict(Support.BACKED, calls[:CLOSEST_LINES], (), found, missing)
         return Verdict(Support.PARTLY, (), calls[:CLOSEST_LINES], found,
-                       missing + tuple(f"a call at {where} (the index found none there)" for where in beyond))
+                       missing + tuple(f"a call at {where} (the index found none there)" for where in beyond)
+                       + tuple(f"a call in {name} (the index found none there)" for name in not_callers))
     if uncalled is not None and not echo:
         if says_none_call(answer):
             return Verdict(Support.BACKED, uncalled.lines[:CLOSEST_LINES], (), found, missing)
@@ -379,7 +384,7 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     if support is not Support.BACKED:
         return Verdict(support, (), f.closest, found, missing, doubt)
     subject = subject_of(question) | _asked_values(question)
-    backing = f.backing or _place_lines(places, lines, subject) or _claim_lines(f, lines) or f.beside
+    backing = f.backing or _place_lines(places, lines, subject) or _claim_lines(f, lines) or f.written or f.beside
     if kept_from := _kept_from_backed(answer, question, claims, lines, f, backing):
         lines_first, why, unbacked = kept_from  # the claim is not found as the question needs it: not "found"
         return Verdict(Support.PARTLY, (), _distinct(lines_first + f.closest)[:CLOSEST_LINES],
@@ -456,13 +461,32 @@ def find_claims(answer: str, question: str, lines: dict[LineSpan, str], paths: I
     prose = set(claims.prose)
     found_keys = tuple(k for k in claims.key if any(_holds(low, k) for low in lowered.values()))
     in_named = any(span.path in files and any(_holds(low, k) for k in found_keys) for span, low in lowered.items())
+    asks_place = bool(WHERE_QUESTION.search(question))
     return Findings(
         claims, found_keys,
         tuple(p for p in claims.prose if p in all_stems), backing,
         _closest(claims, subject, lines, lowered, stems), _place_status(places, subject, stems, backing),
         _beside_lines(prose, subject, lines, stems),
         any(span.path in files and _match(subject, words) for span, words in stems.items()),
-        bool(WHERE_QUESTION.search(question)), "" if in_named or not files else ", ".join(sorted(files)))
+        asks_place, "" if in_named or not files else ", ".join(sorted(files)),
+        _files_written(files, lines, _subject_lines(subject, stems)) if asks_place else ())
+
+
+def _files_written(files: set[str], lines: dict[LineSpan, str], near: dict[str, list[int]]) -> tuple[ShownLine, ...]:
+    """Lines of other files, beside the subject, that write the path of each file the answer names,
+    or none unless every one is written: a manifest's entry points, a config's paths, an import
+    (a user's check on flatted, "Which file do I get when I require('flatted') versus import it?":
+    "`cjs/index.js` ... `esm/index.js`", right, was not backed, though package.json's lines
+    `"import": "./esm/index.js"` and `"default": "./cjs/index.js"` were shown)."""
+    out: dict[LineSpan, ShownLine] = {}
+    for path in sorted(files):
+        pattern = re.compile(rf"(?<![\w/.-])(?:\./)?{re.escape(path)}(?![\w/])")
+        holding = [ShownLine(span, text) for span, text in lines.items()
+                   if span.path != path and _near(span, near) and pattern.search(text)]
+        if not holding:
+            return ()
+        out.update((line.span, line) for line in holding[:1])
+    return tuple(out.values())
 
 
 JOINED_LINES = 3  # consecutive lines a quoted piece of code may join into one
@@ -523,6 +547,8 @@ def _support(f: Findings, question: str) -> Support:
                                         and (claims.prose or f.asks_place)) or keyless_ok):
         return Support.BACKED
     says_nothing = not claims.key and not claims.prose  # it only restates the question
+    if says_nothing and f.written and place is not Place.MISS:  # the files it names, written beside the subject
+        return Support.BACKED
     if says_nothing and f.file_names_subject:  # "src/pkg/parser.py": for a where question, a file is its claim
         return Support.PARTLY
     nothing_found = not f.found_keys and not f.prose_found

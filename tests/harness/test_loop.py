@@ -878,6 +878,30 @@ def test_a_plain_word_the_index_defines_gets_its_callers_listed(tmp_path):
         assert "render`" not in first and "Nothing in this workspace calls" not in first
 
 
+DOCOPT = {  # docopt's shape: one function calls the helper twice; another defines nothing that calls it
+    "docopt.py": "def parse_defaults(doc):\n    return []\n\n\ndef parse_argv(tokens, options):\n"
+                 "    return tokens\n\n\ndef docopt(doc, argv=None):\n    options = parse_defaults(doc)\n"
+                 "    argv = parse_argv(argv, options)\n    more = parse_defaults(doc)\n    return argv, more\n",
+}
+
+
+def test_an_answer_saying_a_call_is_where_the_index_found_none_is_not_backed(tmp_path):
+    """A user's check on docopt: "What calls parse_defaults?" answered "once in the `docopt`
+    function and once in the `parse_argv` function" (both calls are in `docopt`) was backed by the
+    two call lines: the answer names every caller the index found, and one it did not."""
+    with workspace_tools(tmp_path, DOCOPT) as (tools, settings):
+        question = "What calls parse_defaults?"
+        wrong = ScriptedModel(["It is called twice in docopt.py, once in the `docopt` function and once in the "
+                               "`parse_argv` function."])
+        answer = only(run(wrong, tools, settings, question=question), ev.AnswerCompleted)[0]
+        assert answer.support is Support.PARTLY
+        assert "a call in parse_argv (the index found none there)" in answer.missing
+        right = ScriptedModel(["It is called twice, both times in the `docopt` function (docopt.py:10, "
+                               "docopt.py:12), before and after `parse_argv` parses the arguments."])
+        answer = only(run(right, tools, settings, question=question), ev.AnswerCompleted)[0]
+        assert answer.support is Support.BACKED  # parse_argv named, but not as a place a call is in
+
+
 def test_a_method_among_the_callers_is_named_by_its_own_name_or_its_type():
     from app.harness.first_prompt import more_callers
     from app.tools.base import Reference, TextHit

@@ -915,3 +915,36 @@ def test_an_answer_that_only_cites_is_not_backed_unless_a_place_was_asked() -> N
                  files=["dist/index.d.ts"]).support is not Support.NOT_BACKED
     fenced = "It is:\n```ts\nstatic fromPromise<T, E>(promise: PromiseLike<T>, f: (e: unknown) => E);\n```"
     assert judge(fenced, asked, lines).support is not Support.NOT_BACKED  # code in a fence may be the answer
+
+
+def test_a_file_named_for_a_where_question_is_backed_by_a_line_that_writes_its_path() -> None:
+    """A user's check on flatted: "Which file do I get when I require('flatted') versus import it?"
+    answered "`cjs/index.js` ... `esm/index.js`" (right) and was not backed, though package.json's
+    export map was shown: a named file is the answer's claim, and a line beside the subject that
+    writes its path states it. Every named file must be written; a file only some line names is not."""
+    manifest = {LineSpan("package.json", 56, 56): '    ".": {',
+                LineSpan("package.json", 57, 57): '      "types": "./types/index.d.ts",',
+                LineSpan("package.json", 58, 58): '      "import": "./esm/index.js",',
+                LineSpan("package.json", 59, 59): '      "default": "./cjs/index.js"',
+                LineSpan("README.md", 40, 40): "const {parse, stringify} = require('flatted');"}
+    question = "Which file do I get when I require('flatted') versus import it?"
+    files = ["cjs/index.js", "esm/index.js"]
+    answer = "The file you get when you require('flatted') is `cjs/index.js`, and when you import it `esm/index.js`."
+    verdict = judge(answer, question, manifest, paths=files, files=files)
+    assert verdict.support is Support.BACKED
+    assert {b.span.start_line for b in verdict.backing} == {58, 59}
+    guessed = ["cjs/index.js", "esm/flatted.js"]  # one of the two is written nowhere
+    answer = "The file you get when you require('flatted') is `cjs/index.js`, and when you import it `esm/flatted.js`."
+    assert judge(answer, question, manifest, paths=guessed, files=guessed).support is not Support.BACKED
+    asked_how = "How do I require('flatted')?"  # not a where question: files are places, not its claims
+    assert judge(answer, asked_how, manifest, paths=files, files=files).support is not Support.BACKED
+
+
+@pytest.mark.parametrize("written", ["and above", "or higher", "or later"])
+def test_a_minimum_version_written_as_and_above_is_backed(written) -> None:
+    """A user's check: markupsafe's "The minimum Python version this release supports is Python 3.7
+    ... the project supports Python 3.7 and above" (right) was partly backed on "above" alone."""
+    lines = {LineSpan("setup.cfg", 33, 33): "python_requires = >= 3.7"}
+    answer = f"The minimum Python version is 3.7, set by `python_requires`: the project supports 3.7 {written}."
+    verdict = judge(answer, "What's the minimum Python version this release supports?", lines)
+    assert verdict.support is Support.BACKED, verdict.missing
