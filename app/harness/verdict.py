@@ -631,6 +631,8 @@ def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[Li
         return (handed[0],), handed[1], ""
     if MECHANISM_QUESTION.search(question) and _only_points(claims):
         return (), "how: the answer quotes code and says nothing of what it does", claims.key[0]
+    if not claims.prose and len(blocks := _FENCED.findall(answer)) >= COPIED_BLOCKS and not _own_words(answer):
+        return (), f"a claim in its own words: the answer copies {len(blocks)} blocks of the lines shown", ""
     # type declarations say what a thing is called and typed, not how it works (a user's check on
     # defu: "How are two arrays combined ...?" answered "using the `MergeArrays` function, which is
     # defined in `dist/defu.d.cts`", the type of the result, backed by the type's line)
@@ -810,6 +812,23 @@ def _hands_on(backing: tuple[ShownLine, ...], lines: dict[LineSpan, str]) -> tup
 def _defined_name(head: str) -> str:
     found = re.search(r"\b(?:fn|def|func|function)\s+(?:\([^)]*\)\s*)?(\w+)", head)
     return found.group(1) if found else ""
+
+
+# An answer made of the shown chunks copied back, each under its `path:first-last` header, with no
+# word of its own, states nothing the user can check: they are left to read the code (a user's check
+# on google/uuid: "Which string formats does uuid.Parse accept?" answered with nine chunks, 768
+# tokens, backed by the lines it copied). One or two blocks may be the answer itself (a default
+# quoted as its line; tuning3's semver-12 quotes two build.rs chunks, right).
+COPIED_BLOCKS = 3
+
+
+def _own_words(answer: str) -> bool:
+    """The answer has words of its own outside its fenced blocks and places."""
+    text = _LINE_REFS.sub(" ", _CHUNK_HEADER.sub(" ", _FENCED.sub(" ", answer)))
+    return any(w.lower() not in PLAIN and w.lower() not in PLACE_WORDS for w in WORD.findall(text))
+
+
+_CHUNK_HEADER = re.compile(r"(?m)^\s*[\w./@+-]+:\d+(?:-\d+)?\s*$")
 
 
 def _only_points(claims: Claims) -> bool:

@@ -948,3 +948,19 @@ def test_a_minimum_version_written_as_and_above_is_backed(written) -> None:
     answer = f"The minimum Python version is 3.7, set by `python_requires`: the project supports 3.7 {written}."
     verdict = judge(answer, "What's the minimum Python version this release supports?", lines)
     assert verdict.support is Support.BACKED, verdict.missing
+
+
+def test_an_answer_that_only_copies_the_chunks_shown_is_partly_backed() -> None:
+    """A user's check on google/uuid: "Which string formats does uuid.Parse accept?" was answered
+    with the prompt's chunks copied back under their headers, 768 tokens and no word of its own, and
+    backed by the lines it copied. One quoted block with a word of its own stays backed."""
+    lines = {LineSpan("uuid.go", 118, 118): "\tcase 36: // xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx",
+             LineSpan("uuid.go", 119, 119): "\tcase 36 + 9: // urn:uuid:xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx",
+             LineSpan("uuid.go", 140, 140): "\tcase 36 + 2: // {xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx}",
+             LineSpan("uuid.go", 145, 145): "\tcase 32: // xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}
+    question = "Which string formats does uuid.Parse accept?"
+    copied = "".join(f"uuid.go:{n}-{n}\n```go\n{lines[LineSpan('uuid.go', n, n)]}\n```\n\n" for n in (118, 119, 140))
+    verdict = judge(copied, question, lines)
+    assert verdict.support is Support.PARTLY and "copies 3 blocks" in verdict.missing[-1]
+    said = "It accepts the urn form:\n```go\n" + lines[LineSpan("uuid.go", 119, 119)] + "\n```"
+    assert judge(said, question, lines).support is Support.BACKED
