@@ -1189,6 +1189,8 @@ def _holds(line: str, claim: str) -> bool:
         return any(q + claim[1:-1] + q in line for q in "\"'`")
     if re.fullmatch(r"[\w.]+", claim) and _whole(line, claim):
         return True
+    if _DOTTED.fullmatch(claim) and _as_tuple(claim).search(line):
+        return True
     if found := _QUALIFIED.fullmatch(claim):
         return _whole(line, found.group(1))
     if claim in line or (_SPACED_CODE.search(claim) is not None and _code_in(claim, line)):
@@ -1197,6 +1199,15 @@ def _holds(line: str, claim: str) -> bool:
         return _whole(line, raised.group(1)) and raised.group(2).strip() in line
     bare = _DECLARED.sub("", claim, count=1)
     return bare != claim and _SPACED_CODE.search(bare) is not None and _holds(line, bare)
+
+
+# A version is written as a tuple too: "Unicode 15.0.0" by `UNICODE_VERSION: (u8, u8, u8) = (15, 0,
+# 0);` (a user's check on unicode-width: right, not backed), Python's `VERSION = (4, 2, 0, "final")`.
+_DOTTED = re.compile(r"\d+(?:\.\d+)+")
+
+
+def _as_tuple(version: str) -> re.Pattern[str]:
+    return re.compile(r"[(\[]\s*" + r"\s*,\s*".join(version.split(".")) + r"\s*[,)\]]")
 
 
 # An error as a traceback or a console writes it, its name, a colon and its message, is held by

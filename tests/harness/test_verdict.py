@@ -964,3 +964,12 @@ def test_an_answer_that_only_copies_the_chunks_shown_is_partly_backed() -> None:
     assert verdict.support is Support.PARTLY and "copies 3 blocks" in verdict.missing[-1]
     said = "It accepts the urn form:\n```go\n" + lines[LineSpan("uuid.go", 119, 119)] + "\n```"
     assert judge(said, question, lines).support is Support.BACKED
+
+
+def test_a_version_written_as_a_tuple_holds_the_dotted_version() -> None:
+    """A user's check on unicode-width: "Which Unicode version are unicode-width's tables based on?"
+    answered "Unicode 15.0.0" (right) and was not backed: the line writes `(15, 0, 0)`."""
+    lines = {LineSpan("src/tables.rs", 15, 15): "pub const UNICODE_VERSION: (u8, u8, u8) = (15, 0, 0);"}
+    question = "Which Unicode version are unicode-width's tables based on?"
+    assert judge("The tables are based on Unicode 15.0.0.", question, lines).support is Support.BACKED
+    assert judge("The tables are based on Unicode 15.1.0.", question, lines).support is not Support.BACKED
