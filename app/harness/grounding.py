@@ -43,9 +43,6 @@ from app.values import LineSpan, find_citations
 
 __all__ = ["AnswerCheck", "NameLookup", "Support", "check_answer"]
 
-# The prompt's own headers: an answer that repeats them answered nothing (prompts.py words them;
-# kept here as text so this module does not import the prompts that import it).
-
 
 @dataclass(frozen=True)
 class AnswerCheck:
