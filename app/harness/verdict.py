@@ -1280,7 +1280,31 @@ def _percent_forms(number: str) -> tuple[str, ...]:
 def _holds_number(line: str, claim: str) -> bool:
     value = float(claim)
     return any(float(m.group()) == value and (m.group() == claim or not _COMPARED.search(line[:m.start()]))
-               for m in _NUMBER_IN_LINE.finditer(line))
+               for m in _NUMBER_IN_LINE.finditer(line)) or value in _computed(line)
+
+
+# A number the code computes from literals is held by the computation: "65536" by `max =
+# Math.pow(2, 16)` (a user's check on optimism: right, partly backed, "65536" in no line), a size by
+# `1 << 20` or `64 * 1024`, Python's `2 ** 16`. Whole numbers only, products of up to four factors.
+_POWER_CALL = re.compile(r"\b(?:Math\.)?pow\(\s*(\d{1,4})\s*,\s*(\d{1,3})\s*\)")
+_OPERATION = re.compile(r"(?<![\w.])(\d{1,9})\s*(\*\*|<<|\*)\s*(\d{1,9})(?:\s*\*\s*(\d{1,9}))?(?:\s*\*\s*(\d{1,9}))?"
+                        r"(?![\w.])")
+
+
+def _computed(line: str) -> set[float]:
+    out = {float(int(base) ** int(power)) for base, power in _POWER_CALL.findall(line) if int(power) <= 64}
+    for first, op, second, *more in _OPERATION.findall(line):
+        a, b = int(first), int(second)
+        if op == "**" and b <= 64:
+            out.add(float(a ** b))
+        elif op == "<<" and b <= 64:
+            out.add(float(a << b))
+        elif op == "*":
+            product = a * b
+            for factor in (f for f in more if f):
+                product *= int(factor)
+            out.add(float(product))
+    return out
 
 
 def _whole(line: str, name: str) -> bool:

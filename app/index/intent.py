@@ -79,10 +79,14 @@ _LOCATE = re.compile(
 # "what calls X", "which functions call X()", "where is X called from / used": X's callers answer,
 # not X's definition (which holds X's name as often as any caller does)
 _NAME = r"`?((?:[A-Za-z_][\w]*(?:::|\.))*[A-Za-z_]\w*)`?(?:\(\))?`?"
+# "What calls the inner `actionCreator` function ...?", "... calls the helper `baz`": an article and
+# a word for the kind of function before the name (a user's check on typescript-fsa: the question
+# got no callers list, and its "defined inside" made it a where-is question, backed by X's own line)
+_BEFORE_NAME = r"(?:the\s+)?(?:(?:inner|nested|private|internal|local|helper|exported|public)\s+)*"
 _CALLERS = (
     # "which function calls X", not "which function runs when you call X()" (who calls is the user)
-    re.compile(r"\b(?:what|which|who)\b[^?]*?(?<!\byou )(?<!\bwe )(?<!\bi )(?<!\bto )\bcalls?\s+" + _NAME,
-               re.IGNORECASE),
+    re.compile(r"\b(?:what|which|who)\b[^?]*?(?<!\byou )(?<!\bwe )(?<!\bi )(?<!\bto )\bcalls?\s+" + _BEFORE_NAME
+               + _NAME, re.IGNORECASE),
     re.compile(r"\bcallers?\s+of\s+" + _NAME, re.IGNORECASE),
     re.compile(r"\bwhere\s+(?:is|are|does|do)\s+" + _NAME + r"\s+(?:get\s+)?(?:called|used|invoked)", re.IGNORECASE),
 )

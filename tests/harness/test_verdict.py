@@ -973,3 +973,20 @@ def test_a_version_written_as_a_tuple_holds_the_dotted_version() -> None:
     question = "Which Unicode version are unicode-width's tables based on?"
     assert judge("The tables are based on Unicode 15.0.0.", question, lines).support is Support.BACKED
     assert judge("The tables are based on Unicode 15.1.0.", question, lines).support is not Support.BACKED
+
+
+@pytest.mark.parametrize(("line", "answer"), [
+    ("    max = Math.pow(2, 16),", "The default max is 65536."),
+    ("const max = 1 << 20", "The default max is 1048576."),
+    ("max = 64 * 1024", "The default max is 65536."),
+])
+def test_a_number_the_code_computes_from_literals_is_held_by_the_computation(line, answer) -> None:
+    """A user's check on optimism: "What is the default maximum number of cache entries for a
+    function created with `wrap()`?" answered 65536 (right) and was partly backed, "65536" in no
+    line: the code writes `Math.pow(2, 16)`. Another number is not held by it."""
+    lines = {LineSpan("src/index.ts", 40, 40): "export function wrap(originalFunction, {",
+             LineSpan("src/index.ts", 41, 41): line}
+    question = "What is the default max of wrap?"
+    assert judge(answer, question, lines).support is Support.BACKED
+    assert judge(answer.replace("5536", "5535").replace("1048576", "1048575"), question,
+                 lines).support is not Support.BACKED

@@ -23,6 +23,11 @@ from .conftest import paths
     # the user calls it: the question asks what runs, not who calls express()
     ("Which function creates an application when you call express(), and in which file is it?", None),
     ("What must I do before I call setup_logging()?", None),
+    # an article and the kind of function before the name (a user's check on typescript-fsa)
+    ("What calls the inner `actionCreator` function defined inside `actionCreatorFactory`?", "actionCreator"),
+    ("What calls the `shouldRetry` function?", "shouldRetry"),
+    ("Which function calls the helper `bufferError`?", "bufferError"),
+    ("What calls the bar method?", None),  # still a plain word
 ])
 def test_the_function_a_callers_question_asks_about(question: str, callee: str | None) -> None:
     assert callee_of(question) == callee
