@@ -47,7 +47,7 @@ from enum import Enum
 from app.harness import certainty
 from app.harness.certainty import Certainty
 from app.harness.line_budget import is_comment
-from app.index.intent import describes_project, is_copy_path, is_declaration_path
+from app.index.intent import describes_project, is_changelog_path, is_copy_path, is_declaration_path
 from app.index.terms import STOP_WORDS
 from app.values import LineSpan
 
@@ -615,6 +615,15 @@ def _asked_values(question: str) -> set[str]:
 MESSAGE_QUESTION = re.compile(r"\b(?:messages?|print|prints|printed|says?|text)\b", re.IGNORECASE)
 
 
+# Asked which runtime versions the project supports, a changelog entry is history: true-myth's
+# "Node.js 12 LTS and later" was backed by "- Dropped support for Node versions earlier than Node 12
+# LTS." of an old release, while package.json declares `"node": "18.* || >= 20.*"` (a user's check).
+RUNTIME_VERSION_QUESTION = re.compile(
+    r"\b(?:node(?:\.?js)?|python|go|golang|rust|rustc|msrv|deno|bun|java|jdk)\b[^?]*\bversions?\b|"
+    r"\bversions?\b[^?]*\b(?:node(?:\.?js)?|python|go|golang|rust|rustc|deno|bun|java|jdk)\b|"
+    r"\bminimum\b[^?]*\bversion", re.IGNORECASE)
+
+
 def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[LineSpan, str],
                       f: Findings, backing: tuple[ShownLine, ...]) -> tuple[tuple[ShownLine, ...], str, str] | None:
     """What keeps an answer the claim checks back from backed, by what its question asks (a
@@ -638,6 +647,8 @@ def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[Li
     # defined in `dist/defu.d.cts`", the type of the result, backed by the type's line)
     if MECHANISM_QUESTION.search(question) and backing and all(is_declaration_path(b.span.path) for b in backing):
         return (), f"how: only declarations back it ({backing[0].span.path}), no code that does it", ""
+    if RUNTIME_VERSION_QUESTION.search(question) and backing and all(is_changelog_path(b.span.path) for b in backing):
+        return (), f"the version the project declares: only a changelog's history backs it ({backing[0].span.path})", ""
     if flipped := _without_flipped(answer, f.backing, lines):
         line, phrase = flipped
         return (line,), f"{phrase} (the line says; the answer says with)", ""

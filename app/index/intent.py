@@ -162,6 +162,11 @@ def is_test_path(path: str) -> bool:
 _DECLARATIONS = re.compile(r"\.d\.[cm]?ts$|\.pyi$")
 
 
+def is_changelog_path(path: str) -> bool:
+    """A changelog, history, news or releases file: what changed, release by release."""
+    return _CHANGELOG.search(path) is not None
+
+
 def is_declaration_path(path: str) -> bool:
     """A type declaration file (`.d.ts`, `.d.mts`, `.d.cts`, `.pyi`)."""
     return _DECLARATIONS.search(path) is not None

@@ -990,3 +990,17 @@ def test_a_number_the_code_computes_from_literals_is_held_by_the_computation(lin
     assert judge(answer, question, lines).support is Support.BACKED
     assert judge(answer.replace("5536", "5535").replace("1048576", "1048575"), question,
                  lines).support is not Support.BACKED
+
+
+def test_a_supported_runtime_version_backed_only_by_a_changelog_entry_is_partly_backed() -> None:
+    """A user's check on true-myth: "Which Node.js versions does true-myth declare support for?"
+    answered "Node.js 12 LTS and later" (wrong: package.json says `18.* || >= 20.*`), backed by
+    an old release's changelog entry. The manifest's line backs it; the changelog's alone does not."""
+    history = {LineSpan("CHANGELOG.md", 792, 792): "- Dropped support for Node versions earlier than Node 12 LTS."}
+    question = "Which Node.js versions does true-myth declare support for?"
+    answer = "The project declares support for Node.js versions 12 LTS and later."
+    verdict = judge(answer, question, history)
+    assert verdict.support is Support.PARTLY and "changelog" in verdict.missing[-1]
+    manifest = {LineSpan("package.json", 111, 111): '    "node": "18.* || >= 20.*"'}
+    right = "The project declares support for Node.js 18 and 20 or later."
+    assert judge(right, question, manifest).support is Support.BACKED
