@@ -30,6 +30,7 @@ from app.harness.verdict import (
     Support,
     Uncalled,
     Verdict,
+    asked_runtime,
     holds_subject,
     is_echo,
     judge,
@@ -76,6 +77,7 @@ class NameLookup:
     definitions: Callable[[str], tuple[LineSpan, ...]] = field(default=lambda name: ())  # symbol table
     defined_in: Callable[[str], tuple[ShownLine, ...]] = field(default=lambda path: ())  # a file's definitions
     definition_names: Callable[[], tuple[tuple[str, str], ...]] = field(default=lambda: ())  # (path, name) each
+    declared: Callable[[str], tuple[ShownLine, ...]] = field(default=lambda runtime: ())  # a manifest's version lines
 
 
 EXTENSIONS = ("py pyi js mjs cjs jsx ts mts cts tsx go rs java kt c h cc cpp hpp cs rb php swift scala sh "
@@ -138,7 +140,8 @@ def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence
                                 places)
     verdict = judge(text, question, lines, paths=[*paths, *folders], places=places, echo=is_echo(text, ECHOED),
                     defined=defined, files=files, tokens=tokens, calls=calls,
-                    uncalled=uncalled, listed=listed, not_callers=not_callers)
+                    uncalled=uncalled, listed=listed, not_callers=not_callers,
+                    declared=names.declared(runtime) if (runtime := asked_runtime(question)) else ())
     if (unverified or not complete) and verdict.support is Support.BACKED:  # names what is not there, or leaves out
         verdict = Verdict(Support.PARTLY, (), verdict.backing, verdict.found, verdict.missing + unverified)
     sources = places

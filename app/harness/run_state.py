@@ -34,6 +34,16 @@ def new_run_id() -> str:
     return f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
 
 
+# Where a project declares the runtime versions it supports: the manifest at its root and the line.
+DECLARED_VERSIONS: dict[str, tuple[tuple[str, str], ...]] = {
+    "node": (("package.json", r'^\s*"node"\s*:\s*"'),),
+    "python": (("pyproject.toml", r"^\s*requires-python\s*="), ("setup.cfg", r"^\s*python_requires\s*="),
+               ("setup.py", r"python_requires\s*=")),
+    "go": (("go.mod", r"^go\s+\d"),),
+    "rust": (("Cargo.toml", r"^\s*rust-version\s*="),),
+}
+
+
 @dataclass(frozen=True)
 class CheckedAnswer:
     """An answer as the model wrote it, and as the check left it (text, sources, verdict)."""
@@ -98,7 +108,17 @@ class RunState:
         return NameLookup(lambda name: _has_path(self.files, name), self._has_symbol,
                           lambda name: resolve_path(self.files, name), self._read_lines, definitions,
                           lambda path: tuple(ShownLine(h.span, h.text) for h in defined_in(path)),
-                          getattr(self.tools, "definition_names", lambda: ()))
+                          getattr(self.tools, "definition_names", lambda: ()), self._declared)
+
+    def _declared(self, runtime: str) -> tuple[ShownLine, ...]:
+        """The lines of the workspace's own manifests (at its root) that declare the versions of
+        `runtime` it supports."""
+        out: list[ShownLine] = []
+        for path, pattern in DECLARED_VERSIONS.get(runtime, ()):
+            if path in self.files:
+                arguments = json.dumps({"pattern": pattern, "path": path})
+                out += [ShownLine(h.span, h.text) for h in self.tools.run("verify", "search_text", arguments).hits]
+        return tuple(out[:3])
 
     def _read_lines(self, span: LineSpan) -> tuple[ShownLine, ...]:
         """The lines of a span read now (a prose citation's range this run never showed)."""

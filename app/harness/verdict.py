@@ -330,7 +330,8 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
           places: tuple[LineSpan, ...] = (), echo: bool = False, defined: Definition | None = None,
           files: Iterable[str] = (), tokens: Sequence[tuple[str, float]] = (),
           calls: tuple[ShownLine, ...] = (), uncalled: Uncalled | None = None,
-          listed: tuple[ShownLine, ...] = (), not_callers: tuple[str, ...] = ()) -> Verdict:
+          listed: tuple[ShownLine, ...] = (), not_callers: tuple[str, ...] = (),
+          declared: tuple[ShownLine, ...] = ()) -> Verdict:
     """The verdict on `answer` from the shown `lines` (each a single line, by span); `places` are
     the ranges it cites as where the answer is (their lines are among `lines`); `defined` is the
     symbol table's word on a "where is X" answer, which overrules the lines; `files` are the
@@ -341,7 +342,10 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     `uncalled`: the index found no call or use of the function a "what calls X" question names;
     `listed`: every call the first prompt listed (tests' too; `calls` when not given): an answer
     that lists one beyond them is not backed by the calls, nor one that says a call is in a
-    definition that holds none of them (`not_callers`)."""
+    definition that holds none of them (`not_callers`); `declared`: for a question on the runtime
+    versions a project supports, the lines of its manifest that declare them (package.json's
+    `"node"`, `requires-python` / `python_requires`, go.mod's `go`, Cargo.toml's `rust-version`),
+    a fact like the symbol table's: an answer giving none of their versions is not backed."""
     f = find_claims(answer, question, lines, paths, places, set(files))
     claims = f.claims
     found = f.found_keys + tuple(claims.word(p) for p in f.prose_found)
@@ -362,6 +366,18 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
             return Verdict(Support.PARTLY, (), defined.lines + f.closest, found + (defined.name,),
                            missing + (handed[1],))
         return Verdict(Support.BACKED, defined.lines + f.backing, (), found + (defined.name,), missing)
+    if declared and not echo:
+        if not _agrees_with_declared(answer, declared):
+            where = f"{declared[0].span.path}:{declared[0].span.start_line}"
+            return Verdict(Support.NOT_BACKED, (), declared + f.closest, found,
+                           missing + (f"the version {where} declares",))
+        # backed by the declaration when it holds every value and name the answer gives, and the
+        # question asks nothing else (tuning3's cobra-13, "Which Go version and which flag library
+        # ...?": "... and the flag library is gopkg.in/yaml.v3"): otherwise judged on the lines
+        if f.prose_share >= PROSE_BACKED and not re.search(r"\band\b", question, re.IGNORECASE) and all(
+                any(_holds(line.text.lower(), k) for line in declared) or _agrees_with_declared(k, declared)
+                for k in claims.key):
+            return Verdict(Support.BACKED, _distinct(declared + f.backing), (), found, missing)
     if calls and not echo:
         beyond = _listed_beyond(answer, listed or calls)
         if not beyond and not not_callers:
@@ -618,10 +634,41 @@ MESSAGE_QUESTION = re.compile(r"\b(?:messages?|print|prints|printed|says?|text)\
 # Asked which runtime versions the project supports, a changelog entry is history: true-myth's
 # "Node.js 12 LTS and later" was backed by "- Dropped support for Node versions earlier than Node 12
 # LTS." of an old release, while package.json declares `"node": "18.* || >= 20.*"` (a user's check).
+# A runtime's name, not a package named after it ("python-dotenv", "go-chi").
+_RUNTIME = r"(?<![\w-])(?:node(?:\.?js)?|python|go|golang|rust|rustc|msrv|deno|bun|java|jdk)(?![\w-])"
 RUNTIME_VERSION_QUESTION = re.compile(
-    r"\b(?:node(?:\.?js)?|python|go|golang|rust|rustc|msrv|deno|bun|java|jdk)\b[^?]*\bversions?\b|"
-    r"\bversions?\b[^?]*\b(?:node(?:\.?js)?|python|go|golang|rust|rustc|deno|bun|java|jdk)\b|"
-    r"\bminimum\b[^?]*\bversion", re.IGNORECASE)
+    rf"{_RUNTIME}[^?]*\bversions?\b|\bversions?\b[^?]*{_RUNTIME}|\bminimum\b[^?]*\bversion", re.IGNORECASE)
+
+
+# The runtime a version question asks about, by the words it uses for it.
+_RUNTIMES = (("node", re.compile(r"(?<![\w-])node(?:\.?js)?(?![\w-])", re.IGNORECASE)),
+             ("python", re.compile(r"(?<![\w-])python(?![\w-])", re.IGNORECASE)),
+             ("go", re.compile(r"(?<![\w-])(?:go|golang)(?![\w-])", re.IGNORECASE)),
+             ("rust", re.compile(r"(?<![\w-])(?:rust|rustc|msrv)(?![\w-])", re.IGNORECASE)))
+
+
+def asked_runtime(question: str) -> str | None:
+    """The runtime whose supported versions the question asks for (node, python, go, rust), or None."""
+    if not RUNTIME_VERSION_QUESTION.search(question):
+        return None
+    return next((name for name, words in _RUNTIMES if words.search(question)), None)
+
+
+_VERSION = re.compile(r"(?<![\w.])(?:[vV](?=\d))?(\d+(?:\.\d+)*)")  # `v18` too
+
+
+def _agrees_with_declared(answer: str, declared: tuple[ShownLine, ...]) -> bool:
+    """A version the answer writes is one a declaration line gives (`3.7` for `>= 3.7`, `18` for
+    `18.* || >= 20.*`, `1.13` for `go 1.13`; `3.7.0` for `3.7`)."""
+    given = {v for line in declared for v in _VERSION.findall(line.text)}
+    said = set(_VERSION.findall(_without_places(answer, ())))
+
+    def same(a: str, b: str) -> bool:
+        x, y = a.split("."), b.split(".")
+        n = min(len(x), len(y))
+        return x[:n] == y[:n] and all(p == "0" for p in (x[n:] or y[n:]))
+
+    return any(same(a, b) for a in said for b in given)
 
 
 def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[LineSpan, str],

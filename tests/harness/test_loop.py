@@ -902,6 +902,30 @@ def test_an_answer_saying_a_call_is_where_the_index_found_none_is_not_backed(tmp
         assert answer.support is Support.BACKED  # parse_argv named, but not as a place a call is in
 
 
+ENGINES = {  # true-myth's shape: the declared versions past the manifest's first chunk, a changelog's history
+    "package.json": "{\n  \"name\": \"true-myth\",\n" + "".join(f"  \"k{n}\": {n},\n" for n in range(60))
+                    + "  \"engines\": {\n    \"node\": \"18.* || >= 20.*\"\n  }\n}\n",
+    "CHANGELOG.md": "# Changelog\n\n## 4.0.0\n\n- Dropped support for Node versions earlier than Node 12 LTS.\n",
+    "src/index.ts": "export const VERSION = 9;\n",
+}
+
+
+def test_a_runtime_version_answer_is_checked_against_the_manifest_on_disk(tmp_path):
+    """A user's check on true-myth: the first prompt showed package.json's first chunk and an old
+    changelog entry; "Node.js 12 LTS and later" (wrong) was backed by the entry. The manifest's
+    `"node"` line is read from disk (search_text at the workspace root): not backed, and that line
+    is where to look."""
+    with workspace_tools(tmp_path, ENGINES) as (tools, settings):
+        question = "Which Node.js versions does true-myth declare support for?"
+        wrong = ScriptedModel(["The project declares support for Node.js versions 12 LTS and later."])
+        answer = only(run(wrong, tools, settings, question=question), ev.AnswerCompleted)[0]
+        assert answer.support is Support.NOT_BACKED
+        assert answer.closest[0].span.path == "package.json" and "18.*" in answer.closest[0].text
+        right = ScriptedModel(["It declares Node.js 18, or 20 and later."])
+        answer = only(run(right, tools, settings, question=question), ev.AnswerCompleted)[0]
+        assert answer.support is Support.BACKED and answer.backing[0].span.path == "package.json"
+
+
 def test_a_method_among_the_callers_is_named_by_its_own_name_or_its_type():
     from app.harness.first_prompt import more_callers
     from app.tools.base import Reference, TextHit

@@ -1004,3 +1004,26 @@ def test_a_supported_runtime_version_backed_only_by_a_changelog_entry_is_partly_
     manifest = {LineSpan("package.json", 111, 111): '    "node": "18.* || >= 20.*"'}
     right = "The project declares support for Node.js 18 and 20 or later."
     assert judge(right, question, manifest).support is Support.BACKED
+
+
+def test_the_runtime_versions_a_manifest_declares_decide_a_version_answer() -> None:
+    """A user's check on true-myth: "Which Node.js versions does true-myth declare support for?"
+    answered "12 LTS and later" from an old changelog entry; package.json declares `18.* || >= 20.*`
+    (a fact, like the symbol table's for a definition). An answer that gives none of the declared
+    versions is not backed, one that gives them is backed by the declaration."""
+    from app.harness.verdict import ShownLine, asked_runtime
+
+    declared = (ShownLine(LineSpan("package.json", 111, 111), '    "node": "18.* || >= 20.*"'),)
+    history = {LineSpan("CHANGELOG.md", 792, 792): "- Dropped support for Node versions earlier than Node 12 LTS."}
+    question = "Which Node.js versions does true-myth declare support for?"
+    assert asked_runtime(question) == "node"
+    wrong = judge("It supports Node.js 12 LTS and later.", question, history, declared=declared)
+    assert wrong.support is Support.NOT_BACKED and wrong.missing[-1] == "the version package.json:111 declares"
+    assert wrong.closest[0] == declared[0]  # where to look
+    right = judge("It supports Node.js v18, and 20 or later.", question, history, declared=declared)
+    assert right.support is Support.BACKED and right.backing[0] == declared[0]
+    assert asked_runtime("What version of python-dotenv is this?") is None  # a package named after it
+    assert asked_runtime("Which Go version and which flag library does go.mod name?") == "go"
+    both = judge("Go 1.15, and the flag library is yaml.", "Which Go version and which flag library does go.mod name?",
+                 {}, declared=(ShownLine(LineSpan("go.mod", 3, 3), "go 1.15"),))
+    assert both.support is not Support.BACKED  # it asks another thing the declaration does not hold
