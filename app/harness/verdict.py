@@ -634,34 +634,35 @@ MESSAGE_QUESTION = re.compile(r"\b(?:messages?|print|prints|printed|says?|text)\
 # Asked which runtime versions the project supports, a changelog entry is history: true-myth's
 # "Node.js 12 LTS and later" was backed by "- Dropped support for Node versions earlier than Node 12
 # LTS." of an old release, while package.json declares `"node": "18.* || >= 20.*"` (a user's check).
-# A runtime's name, not a package named after it ("python-dotenv", "go-chi").
-_RUNTIME = r"(?<![\w-])(?:node(?:\.?js)?|python|go|golang|rust|rustc|msrv|deno|bun|java|jdk)(?![\w-])"
+# The runtimes a version question may ask about, by the words it uses for them; a runtime's name,
+# not a package named after it ("python-dotenv", "go-chi"). Those the manifests' declarations
+# cover (run_state.DECLARED_VERSIONS) come first.
+_RUNTIME_WORDS = {"node": r"node(?:\.?js)?", "python": "python", "go": "go|golang", "rust": "rust|rustc|msrv",
+                  "other": "deno|bun|java|jdk"}
+_RUNTIMES = {name: re.compile(rf"(?<![\w-])(?:{words})(?![\w-])", re.IGNORECASE)
+             for name, words in _RUNTIME_WORDS.items()}
+_RUNTIME = rf"(?<![\w-])(?:{'|'.join(_RUNTIME_WORDS.values())})(?![\w-])"
 RUNTIME_VERSION_QUESTION = re.compile(
     rf"{_RUNTIME}[^?]*\bversions?\b|\bversions?\b[^?]*{_RUNTIME}|\bminimum\b[^?]*\bversion", re.IGNORECASE)
-
-
-# The runtime a version question asks about, by the words it uses for it.
-_RUNTIMES = (("node", re.compile(r"(?<![\w-])node(?:\.?js)?(?![\w-])", re.IGNORECASE)),
-             ("python", re.compile(r"(?<![\w-])python(?![\w-])", re.IGNORECASE)),
-             ("go", re.compile(r"(?<![\w-])(?:go|golang)(?![\w-])", re.IGNORECASE)),
-             ("rust", re.compile(r"(?<![\w-])(?:rust|rustc|msrv)(?![\w-])", re.IGNORECASE)))
 
 
 def asked_runtime(question: str) -> str | None:
     """The runtime whose supported versions the question asks for (node, python, go, rust), or None."""
     if not RUNTIME_VERSION_QUESTION.search(question):
         return None
-    return next((name for name, words in _RUNTIMES if words.search(question)), None)
+    return next((name for name, words in _RUNTIMES.items() if name != "other" and words.search(question)), None)
 
 
-_VERSION = re.compile(r"(?<![\w.])(?:[vV](?=\d))?(\d+(?:\.\d+)*)")  # `v18` too
+def _versions(text: str) -> set[str]:
+    """The numbers `text` writes, `v18` as `18`."""
+    return set(NUMBER.findall(re.sub(r"\b[vV](?=\d)", "", text)))
 
 
 def _agrees_with_declared(answer: str, declared: tuple[ShownLine, ...]) -> bool:
     """A version the answer writes is one a declaration line gives (`3.7` for `>= 3.7`, `18` for
     `18.* || >= 20.*`, `1.13` for `go 1.13`; `3.7.0` for `3.7`)."""
-    given = {v for line in declared for v in _VERSION.findall(line.text)}
-    said = set(_VERSION.findall(_without_places(answer, ())))
+    given = {v for line in declared for v in _versions(line.text)}
+    said = _versions(_without_places(answer, ()))
 
     def same(a: str, b: str) -> bool:
         x, y = a.split("."), b.split(".")
@@ -1350,6 +1351,8 @@ _OPERATION = re.compile(r"(?<![\w.])(\d{1,9})\s*(\*\*|<<|\*)\s*(\d{1,9})(?:\s*\*
 
 
 def _computed(line: str) -> set[float]:
+    if "*" not in line and "<<" not in line and "pow(" not in line:  # most lines: nothing computed
+        return set()
     out = {float(int(base) ** int(power)) for base, power in _POWER_CALL.findall(line) if int(power) <= 64}
     for first, op, second, *more in _OPERATION.findall(line):
         a, b = int(first), int(second)
