@@ -401,11 +401,44 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
         return Verdict(support, (), f.closest, found, missing, doubt)
     subject = subject_of(question) | _asked_values(question)
     backing = f.backing or _place_lines(places, lines, subject) or _claim_lines(f, lines) or f.written or f.beside
+    if _yes_or_no(answer, question):
+        return Verdict(Support.PARTLY, (), _distinct(backing + f.closest)[:CLOSEST_LINES], found,
+                       (POLAR_UNCHECKED,) + missing)
     if kept_from := _kept_from_backed(answer, question, claims, lines, f, backing):
         lines_first, why, unbacked = kept_from  # the claim is not found as the question needs it: not "found"
         return Verdict(Support.PARTLY, (), _distinct(lines_first + f.closest)[:CLOSEST_LINES],
                        tuple(c for c in found if c.lower() != unbacked), missing + (why,))
     return Verdict(support, backing, (), found, missing)
+
+
+# A yes/no question ("Does X ...?", "..., and is it on by default?", "If ..., does X poll?"): its
+# answer's claim is the yes or the no, which no line states; the lines hold the question's own words
+# whichever way it goes. A user's check (twenty-fifth session, 90 questions on 18 projects, 34 of
+# them yes/no): the default model opened 16 answers with "Yes", 2 of them right; 16 yes/no answers
+# were backed, 5 right. Tuning sets: one backed (cobra-01, "Yes ... enabled ... (which is `false` by
+# default)"); held-out: none.
+# An answer to one is at most partly backed, its lines shown as the closest to read.
+_AUXILIARY = r"(?:does|do|did|is|are|was|were|can|could|will|would|should|has|have|may|must)"
+POLAR_QUESTION = re.compile(rf"(?:^|[?.!]\s+|,\s*(?:and\s+|or\s+|but\s+)?)\s*{_AUXILIARY}\s+[^?]*\?",
+                            re.IGNORECASE)
+POLAR_UNCHECKED = "the yes or no itself (no line states it: read the lines)"
+_YES_NO = re.compile(r"(?:^|[.!?:]\s+|\n)\W*(?:yes|no)\b", re.IGNORECASE)
+
+
+_ALTERNATIVES = re.compile(r"([\w.-]+)\s+or\s+([\w.-]+)", re.IGNORECASE)
+
+
+def _yes_or_no(answer: str, question: str) -> bool:
+    """The answer's claim is a yes or a no: the question asks one and the answer says it, or the
+    question offers no alternative ("Does X use binary or decimal suffixes by default?" is answered
+    by naming one, which a line may set: `binary: bool = False`), or the answer repeats them ("are
+    requests for assets like .css or fonts reported?" "... like .css or fonts are reported")."""
+    polar = POLAR_QUESTION.search(question)
+    if not polar:
+        return False
+    offered = _ALTERNATIVES.search(polar.group())
+    return (bool(_YES_NO.search(answer)) or not offered
+            or re.search(rf"{re.escape(offered[1])}\s+or\s+{re.escape(offered[2])}", answer, re.IGNORECASE) is not None)
 
 
 # A caller as the first prompt lists them, "- in `X`, path:line: `code`", copied into the answer.
@@ -636,14 +669,16 @@ MESSAGE_QUESTION = re.compile(r"\b(?:messages?|print|prints|printed|says?|text)\
 # LTS." of an old release, while package.json declares `"node": "18.* || >= 20.*"` (a user's check).
 # The runtimes a version question may ask about, by the words it uses for them; a runtime's name,
 # not a package named after it ("python-dotenv", "go-chi"). Those the manifests' declarations
-# cover (run_state.DECLARED_VERSIONS) come first.
+# cover (run_state.DECLARED_VERSIONS) come first. "The Node version of it" is a build of a
+# function, not a runtime's version (a user's check on uint8arrays: a right callers answer was not
+# backed by "the version package.json:51 declares").
 _RUNTIME_WORDS = {"node": r"node(?:\.?js)?", "python": "python", "go": "go|golang", "rust": "rust|rustc|msrv",
                   "other": "deno|bun|java|jdk"}
 _RUNTIMES = {name: re.compile(rf"(?<![\w-])(?:{words})(?![\w-])", re.IGNORECASE)
              for name, words in _RUNTIME_WORDS.items()}
 _RUNTIME = rf"(?<![\w-])(?:{'|'.join(_RUNTIME_WORDS.values())})(?![\w-])"
 RUNTIME_VERSION_QUESTION = re.compile(
-    rf"{_RUNTIME}[^?]*\bversions?\b|\bversions?\b[^?]*{_RUNTIME}|\bminimum\b[^?]*\bversion", re.IGNORECASE)
+    rf"{_RUNTIME}[^?]*\bversions?\b(?!\s+of\b)|\bversions?\b[^?]*{_RUNTIME}|\bminimum\b[^?]*\bversion", re.IGNORECASE)
 
 
 def asked_runtime(question: str) -> str | None:

@@ -7,12 +7,14 @@ import pytest
 from app.harness.events import AnswerCompleted
 from app.harness.records import event_from_dict, event_to_dict
 from app.harness.verdict import (
+    POLAR_UNCHECKED,
     ShownLine,
     Support,
     _about_a_shorter_name,
     _holds,
     _list_items,
     _listed_past_the_list,
+    _yes_or_no,
     claims_of,
     judge,
 )
@@ -1023,7 +1025,46 @@ def test_the_runtime_versions_a_manifest_declares_decide_a_version_answer() -> N
     right = judge("It supports Node.js v18, and 20 or later.", question, history, declared=declared)
     assert right.support is Support.BACKED and right.backing[0] == declared[0]
     assert asked_runtime("What version of python-dotenv is this?") is None  # a package named after it
+    assert asked_runtime("What calls asUint8Array, and why does the Node version of it re-wrap the Buffer?") is None
     assert asked_runtime("Which Go version and which flag library does go.mod name?") == "go"
     both = judge("Go 1.15, and the flag library is yaml.", "Which Go version and which flag library does go.mod name?",
                  {}, declared=(ShownLine(LineSpan("go.mod", 3, 3), "go 1.15"),))
     assert both.support is not Support.BACKED  # it asks another thing the declaration does not hold
+
+
+def test_a_yes_or_no_is_no_claim_a_line_states() -> None:
+    """A user's check on mapstructure: "If the input is nil (or a typed nil pointer), does Decode
+    overwrite the target field?" answered "Yes, ... Decode will overwrite the target field" (it does
+    not: nothing is set unless ZeroFields is true) was backed by the comment beside the nil check,
+    which holds the question's words whichever way the answer goes. An answer to a yes/no question is
+    at most partly backed, the lines it found shown as the closest to read."""
+    lines = {LineSpan("mapstructure.go", 421, 421):
+             "func (d *Decoder) decode(name string, input interface{}, outVal reflect.Value) error {",
+             LineSpan("mapstructure.go", 423, 423): "\tif input != nil {",
+             LineSpan("mapstructure.go", 426, 426):
+                 "\t\t// We need to check here if input is a typed nil. Typed nils won't",
+             LineSpan("mapstructure.go", 427, 427): '\t\t// match the "input == nil" below so we check that here.',
+             LineSpan("mapstructure.go", 428, 428): "\t\tif inputVal.Kind() == reflect.Ptr && inputVal.IsNil() {",
+             LineSpan("mapstructure.go", 429, 429): "\t\t\tinput = nil",
+             LineSpan("mapstructure.go", 433, 433): "\tif input == nil {",
+             LineSpan("mapstructure.go", 434, 434):
+                 "\t\t// If the data is nil, then we don't set anything, unless ZeroFields is set",
+             LineSpan("mapstructure.go", 436, 436): "\t\tif d.config.ZeroFields {",
+             LineSpan("mapstructure.go", 437, 437): "\t\t\toutVal.Set(reflect.Zero(outVal.Type()))"}
+    question = "If the input is nil (or a typed nil pointer), does Decode overwrite the target field?"
+    answer = ("Yes, if the input is nil (or a typed nil pointer), Decode will overwrite the target field. This is "
+              "because the code checks if the input is nil and if so, it sets the target field to the zero value.")
+    verdict = judge(answer, question, lines)
+    assert verdict.support is Support.PARTLY and verdict.missing[0] == POLAR_UNCHECKED
+    assert LineSpan("mapstructure.go", 426, 426) in [line.span for line in verdict.closest]
+    # asked after a condition, or as the second question
+    assert _yes_or_no("Yes, it polls.", "If CHOKIDAR_USEPOLLING=false, does chokidar poll?")
+    assert _yes_or_no("It is on.", "What does `atomic` do, and is it on by default when usePolling is true?")
+    assert _yes_or_no("Yes.", "What calls loadDocuments? Does load throw on two documents?")
+    # not a yes/no: what it does, or a choice answered by naming one
+    assert not _yes_or_no("It returns nil.", "What does Decode do with a nil input?")
+    assert not _yes_or_no("Decimal suffixes.", "Does naturalsize use binary or decimal suffixes by default?")
+    assert _yes_or_no("No, decimal ones.", "Does naturalsize use binary or decimal suffixes by default?")
+    # a user's check on msw: alternatives the answer repeats are not chosen
+    assets = "What is the default strategy, and are requests for static assets like .css or fonts reported?"
+    assert _yes_or_no("It is 'warn'. Requests for static assets like .css or fonts are reported.", assets)
