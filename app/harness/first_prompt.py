@@ -20,9 +20,9 @@ from app.harness.calls import CallOutcome, Toolbox
 from app.harness.events import RunEvent, ToolCallCompleted, ToolCallProposed
 from app.harness.grounding import EXTENSIONS, asked_names, asks_where_defined
 from app.harness.line_budget import fit_chunks
-from app.harness.overview import overview_calls, start_of
+from app.harness.overview import entry_calls, entry_read, overview_calls, start_of
 from app.harness.verdict import ShownLine, Uncalled
-from app.index.intent import callee_of, intent_of, is_copy_path, is_test_path, plain_callee
+from app.index.intent import callee_of, imports_the_package, intent_of, is_copy_path, is_test_path, plain_callee
 from app.index.languages import language_for
 from app.settings import Settings
 from app.tools.base import Reference, TextHit
@@ -89,7 +89,8 @@ def question_message(question: str, layout: str, reads: list[IntroRead]) -> Mess
 def intro_reads(question: str, tools: Toolbox, settings: Settings, files: tuple[str, ...],
                 count_tokens: Callable[[str], int]) -> Iterator[RunEvent | IntroRead]:
     """Run the first prompt's reads; yields their events and an IntroRead for each that showed text."""
-    calls = overview_calls(settings, files) if intent_of(question).overview else []
+    calls = (overview_calls(settings, files) if intent_of(question).overview
+             else entry_calls(files) if imports_the_package(question) and settings.intro_readme_lines > 0 else [])
     calls += _callers_call(question, settings) + _index_calls(question, settings)
     spent = 0  # tokens of the callers' list, taken from the chunks' budget
     before: list[str] = []  # the lines shown so far, which the chunks do not show again
@@ -99,9 +100,12 @@ def intro_reads(question: str, tools: Toolbox, settings: Settings, files: tuple[
     for index, (name, arguments, header) in enumerate(calls):
         outcome = tools.run(f"intro_{index}", name, json.dumps(arguments))
         read = _shown(outcome, header, question, settings, count_tokens, spent, before) if outcome.ok else None
+        if name == "search_text" and (module := entry_read(outcome.hits, files)):  # the entry fields: their module next
+            calls.insert(index + 1, module)
         if read is None:
             continue
-        before += [h.text for h in (outcome.hits if name == "read_file" else read.hits)]  # a README's left-out too
+        if name != "search_text":  # a manifest's entry fields stay in its chunk, among the lines around them
+            before += [h.text for h in (outcome.hits if name == "read_file" else read.hits)]  # a README's left-out too
         if name == "find_references":
             spent += count_tokens(read.text)
         yield ToolCallProposed(0, outcome.call_id, name, outcome.raw_arguments)
@@ -118,6 +122,13 @@ def _shown(outcome: CallOutcome, header: str, question: str, settings: Settings,
         if not outcome.definitions and callee_of(question) is None:  # a plain word the index does not define
             return None
         return _callers(outcome, header) or _passed(outcome) or _uncalled(outcome)
+    if outcome.name == "search_text":  # a manifest's entry fields, shown as a chunk is, the lines between marked
+        hits = tuple(outcome.hits)
+        if not hits:
+            return None
+        path, first, last = hits[0].span.path, hits[0].span.start_line, hits[-1].span.end_line
+        between = [TextHit(LineSpan(path, n, n), "…") for n in range(first, last + 1)]
+        return IntroRead(header, chunk_block(hits, False, between), tuple(h.span for h in hits), hits)
     shown = start_of(outcome, settings.intro_readme_lines)
     return IntroRead(header, *shown) if shown else None
 

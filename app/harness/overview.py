@@ -34,6 +34,35 @@ def overview_calls(settings: Settings, files: tuple[str, ...]) -> list[tuple[str
     return [_read(p, settings.intro_readme_lines) for p in (_manifest(by_lower), _entry_module(files)) if p]
 
 
+# package.json's fields that say which file an import gets: "main", "module", "browser", "types",
+# and the export map's "." with its conditions ("import", "require", "default", "node" ...).
+_ENTRY_FIELDS = r'^\s*"(?:main|module|browser|types|typings|exports|import|require|default|node|\.)"\s*:'
+ENTRY_READ_LINES = 40  # of the entry module: @noble/hashes' src/index.ts throws on its 33rd line
+
+
+def entry_calls(files: tuple[str, ...]) -> list[tuple[str, dict[str, Any], str]]:
+    """For a question about importing the package (intent.imports_the_package): the manifest's
+    entry fields (then the module they name: entry_read), or, with no package.json, the entry
+    module's start (a Python package's `__init__.py`)."""
+    if "package.json" in files:
+        return [("search_text", {"pattern": _ENTRY_FIELDS, "path": "package.json"},
+                 prompts.ENTRY_FIELDS_HEADER.format(path="package.json"))]
+    return [_read(entry, ENTRY_READ_LINES)] if (entry := _entry_module(files)) else []
+
+
+_FIELD = re.compile(r'^\s*"([^"]+)"\s*:\s*"\.?/?([^"]+)"')
+_ENTRY_ORDER = (".", "require", "default", "main", "node", "import", "module")  # CommonJS's first: what most read
+
+
+def entry_read(hits: Sequence[TextHit], files: tuple[str, ...]) -> tuple[str, dict[str, Any], str] | None:
+    """The start of the module package.json's entry fields name (flatted's `"main": "./cjs/index.js"`,
+    not the browser bundle `index.js` beside it), else of the package's entry module."""
+    named = {m[1]: m[2] for h in hits if (m := _FIELD.match(h.text)) and m[1] not in ("types", "typings")}
+    present = set(files)
+    entry = next((named[k] for k in _ENTRY_ORDER if named.get(k) in present), None) or _entry_module(files)
+    return _read(entry, ENTRY_READ_LINES) if entry else None
+
+
 def _read(path: str, lines: int) -> tuple[str, dict[str, Any], str]:
     return "read_file", {"path": path, "max_lines": lines}, prompts.README_HEADER.format(path=path)
 

@@ -21,6 +21,7 @@ SYSTEM_PROMPT = (
 )
 
 README_HEADER = "The start of {path}:"
+ENTRY_FIELDS_HEADER = "The lines of {path} that name the files an import gets:"
 QUESTION_HEADER = "Question:"
 # A "what calls X" question: the callers the references tool found, one per line, before the
 # chunks (a small model shown the calling chunks named one caller and stopped: 1 of 10 right on

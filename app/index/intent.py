@@ -177,6 +177,21 @@ def is_copy_path(path: str) -> bool:
     return _COPIES.search(path) is not None
 
 
+# A question about importing the package itself ("What happens if I do `import '@noble/hashes'`
+# (the root module)?", "Do require('js-yaml') and import from 'js-yaml' load the same file?"): what
+# it gets is in the manifest's entry fields and the entry module, which a search for the question's
+# words seldom ranks (a user's check: neither was shown, and both answers were wrong). A quoted
+# specifier that is no relative path, `import name` in backticks, or "the root module".
+_IMPORTS_PACKAGE = re.compile(
+    r"""(?:\bimport\b[^'"?]{0,40}?|\brequire\s*\(\s*)['"](?![./])[\w@][\w@./-]*['"]|`import\s+\w+`|\broot\s+module\b""",
+    re.IGNORECASE)
+
+
+def imports_the_package(question: str) -> bool:
+    """The question asks what importing a package (the workspace's, as a user writes it) gives."""
+    return _IMPORTS_PACKAGE.search(question) is not None
+
+
 def intent_of(question: str) -> Intent:
     words = set(query_terms(question))
     overview = (bool(_OVERVIEW.match(question)) and len(words) <= OVERVIEW_MAX_TERMS

@@ -400,6 +400,51 @@ def test_without_a_readme_a_question_about_the_whole_reads_the_manifest_and_entr
     assert only(events, ev.AnswerCompleted)[0].support is not Support.NOT_BACKED
 
 
+def test_a_question_about_importing_the_package_reads_its_entry_fields_and_entry_module(tmp_path):
+    """A user's check on @noble/hashes: "What happens if I do `import '@noble/hashes'` (the root
+    module)?" showed five chunks of utils and blake3, none of the root module, which throws on its
+    33rd line; js-yaml's "Do require('js-yaml') and import from 'js-yaml' load the same file?"
+    showed no line of the export map. What an import gets is in the manifest's entry fields and
+    the entry module: both are read, the module's start past its doc comment."""
+    doc = "".join(f" * import {{ h{n} }} from '@noble/hashes/h{n}.js';\n" for n in range(30))
+    files = {"package.json": '{\n  "name": "@noble/hashes",\n  "exports": {\n    ".": "./index.js",\n'
+                             '    "./sha2.js": "./sha2.js"\n  },\n  "main": "index.js",\n  "license": "MIT"\n}\n',
+             "src/index.ts": f"/**\n{doc} */\nthrow new Error('root module cannot be imported');\n",
+             "src/sha2.ts": "export function sha256(msg: Uint8Array) { return msg }\n"}
+    question = "What happens if I do `import '@noble/hashes'` (the root module)? Why?"
+    with workspace_tools(tmp_path, files) as (tools, settings):
+        model = ScriptedModel(["It throws: the root module cannot be imported."])
+        events = run(model, tools, settings, question=question)
+    done = only(events, ev.ToolCallCompleted)
+    assert [(e.name, e.arguments.get("path")) for e in done][:2] == [("search_text", "package.json"),
+                                                                       ("read_file", "src/index.ts")]
+    shown = model.requests[0].messages[1]["content"]
+    assert 'package.json:3-7\n```\n"exports": {\n".": "./index.js",\n…\n"main": "index.js",\n```' in shown
+    assert [span.start_line for span in done[0].spans] == [3, 4, 7]  # the entry fields only
+    assert "throw new Error('root module cannot be imported');" in shown
+    # a question that imports nothing reads neither
+    with workspace_tools(tmp_path / "again", files) as (tools, settings):
+        model = ScriptedModel(["In src/sha2.ts."])
+        events = run(model, tools, settings, question="Which file defines sha256, and how is it imported?")
+    assert "search_text" not in [e.name for e in only(events, ev.ToolCallCompleted)]
+
+
+def test_the_entry_module_is_the_one_the_manifest_names(tmp_path):
+    """flatted ships a browser bundle `index.js` at its root; `require('flatted')` gets
+    `"main": "./cjs/index.js"`, whose start is the one worth showing."""
+    files = {"package.json": '{\n  "name": "flatted",\n  "main": "./cjs/index.js",\n  "exports": {\n'
+                             '    ".": {\n      "import": "./esm/index.js",\n      "default": "./cjs/index.js"\n'
+                             '    }\n  }\n}\n',
+             "index.js": "self.Flatted = (function (exports) {})({});\n",
+             "cjs/index.js": "'use strict';\nconst {parse: $parse, stringify: $stringify} = JSON;\n",
+             "esm/index.js": "const {parse: $parse, stringify: $stringify} = JSON;\n"}
+    with workspace_tools(tmp_path, files) as (tools, settings):
+        events = run(ScriptedModel(["cjs/index.js."]), tools, settings,
+                     question="Which file do I get when I require('flatted') versus import it?")
+    reads = [(e.name, e.arguments.get("path")) for e in only(events, ev.ToolCallCompleted)]
+    assert reads[:2] == [("search_text", "package.json"), ("read_file", "cjs/index.js")]
+
+
 def test_a_python_package_without_readme_shows_its_package_docstring(tmp_path):
     files = {"setup.cfg": "[metadata]\nname = hooks\n", "tests/__init__.py": "",
              "src/hooks/__init__.py": '"""Hook calling for plugins."""\n', "src/hooks/sub/__init__.py": ""}

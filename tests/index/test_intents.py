@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.index.intent import callee_of, intent_of
+from app.index.intent import callee_of, imports_the_package, intent_of
 from app.index.ranking import quoted
 
 from .conftest import paths
@@ -320,3 +320,17 @@ def test_asked_where_a_name_is_defined_its_definition_comes_first(make_index) ->
 ])
 def test_a_question_about_the_whole_project(question: str, whole: bool) -> None:
     assert intent_of(question).overview is whole
+
+
+@pytest.mark.parametrize(("question", "imports"), [
+    ("What happens if I do `import '@noble/hashes'` (the root module)? Why?", True),
+    ("Do require('js-yaml') and import from 'js-yaml' load the same file?", True),
+    ("If the C extension fails to import, does `import wrapt` raise an error?", True),
+    ("Which file do I get when I require('flatted') versus import it?", True),
+    ("What does the root module export?", True),
+    ("What does require('./lib/loader') return?", False),  # a file of the project, not the package
+    ("How are imports sorted?", False),
+    ("Which module imports the loader?", False),
+])
+def test_a_question_about_importing_the_package(question, imports):
+    assert imports_the_package(question) is imports
