@@ -422,9 +422,7 @@ _AUXILIARY = r"(?:does|do|did|is|are|was|were|can|could|will|would|should|has|ha
 POLAR_QUESTION = re.compile(rf"(?:^|[?.!]\s+|,\s*(?:and\s+|or\s+|but\s+)?)\s*{_AUXILIARY}\s+[^?]*\?",
                             re.IGNORECASE)
 POLAR_UNCHECKED = "the yes or no itself (no line states it: read the lines)"
-_YES_NO = re.compile(r"(?:^|[.!?:]\s+|\n)\W*(?:yes|no)\b", re.IGNORECASE)
-
-
+_YES_NO = re.compile(r"(?:^|[.!?:]\s+|\n)\W*(?:yes|no)\b", re.IGNORECASE)  # a sentence that opens with one
 _ALTERNATIVES = re.compile(r"([\w.-]+)\s+or\s+([\w.-]+)", re.IGNORECASE)
 
 
