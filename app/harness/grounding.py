@@ -39,7 +39,7 @@ from app.harness.verdict import (
     subject_of,
     within,
 )
-from app.index.intent import callee_of, is_test_path
+from app.index.intent import callee_of, imports_the_package, is_test_path
 from app.values import LineSpan, find_citations
 
 __all__ = ["AnswerCheck", "NameLookup", "Support", "check_answer"]
@@ -192,7 +192,7 @@ def _prose_sources(text: str, evidence: Evidence, names: NameLookup
 def asks_where_defined(question: str) -> bool:
     """A "where is X / which file" question about a definition; "where is X called from?" asks
     for X's callers, whose files are not where X is defined."""
-    return bool(WHERE_QUESTION.search(question)) and callee_of(question) is None
+    return bool(WHERE_QUESTION.search(question)) and callee_of(question) is None and not imports_the_package(question)
 
 
 def _definition_check(text: str, question: str, named: set[str], names: NameLookup,

@@ -47,7 +47,13 @@ from enum import Enum
 from app.harness import certainty
 from app.harness.certainty import Certainty
 from app.harness.line_budget import is_comment
-from app.index.intent import describes_project, is_changelog_path, is_copy_path, is_declaration_path
+from app.index.intent import (
+    describes_project,
+    imports_the_package,
+    is_changelog_path,
+    is_copy_path,
+    is_declaration_path,
+)
 from app.index.terms import STOP_WORDS
 from app.values import LineSpan
 
@@ -404,6 +410,9 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     if _yes_or_no(answer, question):
         return Verdict(Support.PARTLY, (), _distinct(backing + f.closest)[:CLOSEST_LINES], found,
                        (POLAR_UNCHECKED,) + missing)
+    if imports_the_package(question) and (gets := _import_gets_another(answer, lines)):
+        return Verdict(Support.PARTLY, (), (gets[1],) + _distinct(backing + f.closest)[:CLOSEST_LINES - 1], found,
+                       (gets[0],) + missing)
     if kept_from := _kept_from_backed(answer, question, claims, lines, f, backing):
         lines_first, why, unbacked = kept_from  # the claim is not found as the question needs it: not "found"
         return Verdict(Support.PARTLY, (), _distinct(lines_first + f.closest)[:CLOSEST_LINES],
@@ -437,6 +446,41 @@ def _yes_or_no(answer: str, question: str) -> bool:
     offered = _ALTERNATIVES.search(polar.group())
     return (bool(_YES_NO.search(answer)) or not offered
             or re.search(rf"{re.escape(offered[1])}\s+or\s+{re.escape(offered[2])}", answer, re.IGNORECASE) is not None)
+
+
+# Asked what importing the package gets, the shown package.json entry fields say which file each
+# way gets: `require` the export map's "require", "node" or "default" condition, else "main";
+# `import` its "import", "module" or "default", else "module", else "main". A user's check on idb:
+# "What file do I get with import { openDB } from 'idb' versus require('idb')?" answered
+# "import ... is build/index.cjs" (the "default" and "main" file; `"import": "./build/index.js"`)
+# was backed: openDB is defined in the file it named.
+_IMPORT_WAYS = {"require": (("require", "node", "default"), ("main",)),
+                "import": (("import", "module", "default"), ("module", "main"))}
+_ENTRY_FIELD = re.compile(r'^\s*"(require|node|default|import|module|main)"\s*:\s*"\.?/?([^"]+)"')
+_FILE_NAMED = re.compile(r"[\w@-]+(?:/[\w@.-]+)*\.[cm]?[jt]sx?\b")
+
+
+def _import_gets_another(answer: str, lines: dict[LineSpan, str]) -> tuple[str, ShownLine] | None:
+    """A sentence of the answer that says what `import` (or `require`) gets and names a file other
+    than the one the shown entry fields give it: what it gets instead, and the line that says so."""
+    fields: dict[str, ShownLine] = {}
+    for span in sorted(s for s in lines if s.path == "package.json"):
+        if (m := _ENTRY_FIELD.match(lines[span])) and m[1] not in fields:  # the first: the "." entry's
+            fields[m[1]] = ShownLine(span, lines[span])
+    for sentence in re.split(r"(?<=[.;])\s+|\n", answer):
+        ways = [w for w in _IMPORT_WAYS if re.search(rf"\b{w}", sentence, re.IGNORECASE)]
+        named = {n.removeprefix("./") for n in _FILE_NAMED.findall(sentence)} - {"package.json"}
+        if len(ways) != 1 or not named:
+            continue
+        conditions, plain = _IMPORT_WAYS[ways[0]]
+        mapped = any(k in fields for k in ("require", "import", "node", "default"))  # an export map's conditions
+        key = next((k for k in (conditions if mapped else plain) if k in fields), None)
+        if key is None:
+            continue
+        gets = _ENTRY_FIELD.match(fields[key].text)[2]
+        if not any(n == gets or gets.endswith("/" + n) for n in named):
+            return f"what {ways[0]} gets: {gets} ({fields[key].span})", fields[key]
+    return None
 
 
 # A caller as the first prompt lists them, "- in `X`, path:line: `code`", copied into the answer.

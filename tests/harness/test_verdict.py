@@ -12,6 +12,7 @@ from app.harness.verdict import (
     Support,
     _about_a_shorter_name,
     _holds,
+    _import_gets_another,
     _list_items,
     _listed_past_the_list,
     _yes_or_no,
@@ -1068,3 +1069,33 @@ def test_a_yes_or_no_is_no_claim_a_line_states() -> None:
     # a user's check on msw: alternatives the answer repeats are not chosen
     assets = "What is the default strategy, and are requests for static assets like .css or fonts reported?"
     assert _yes_or_no("It is 'warn'. Requests for static assets like .css or fonts are reported.", assets)
+
+
+def test_what_an_import_gets_is_what_the_entry_fields_say() -> None:
+    """A user's check on idb: "What file do I get with import { openDB } from 'idb' versus
+    require('idb')?" answered "import ... is build/index.cjs" (the "default" file; `"import":
+    "./build/index.js"`) and was backed, as a where-is answer: openDB is defined in the file it
+    named. Asked what importing the package gets, the shown entry fields decide which file each way
+    gets; an answer that gives a way another file is partly backed, the field shown."""
+    from app.harness.grounding import asks_where_defined
+
+    question = "What file do I get with import { openDB } from 'idb' versus require('idb')?"
+    assert not asks_where_defined(question)  # openDB's definition is not what it asks
+    fields = {LineSpan("package.json", n, n): text for n, text in [
+        (6, '  "main": "./cjs/index.js",'), (53, '  "module": "./esm/index.js",'), (55, '  "exports": {'),
+        (56, '    ".": {'), (57, '      "types": "./types/index.d.ts",'), (58, '      "import": "./esm/index.js",'),
+        (59, '      "default": "./cjs/index.js"')]}
+    asked = "Which file do I get when I require('flatted') versus import it?"
+    right = "When you require('flatted'), you get the file `cjs/index.js`. When you import it, you get `esm/index.js`."
+    assert judge(right, asked, fields).support is Support.BACKED
+    swapped = "When you require('flatted'), you get `esm/index.js`. When you import it, you get `cjs/index.js`."
+    verdict = judge(swapped, asked, fields)
+    assert verdict.support is Support.PARTLY
+    assert verdict.missing[0] == "what require gets: cjs/index.js (package.json:59)"
+    assert verdict.closest[0].span == LineSpan("package.json", 59, 59)
+    # without an export map, `require` gets "main" and a bundler's `import` "module"
+    plain = {LineSpan("package.json", 3, 3): '  "main": "./dist/index.cjs",',
+             LineSpan("package.json", 4, 4): '  "module": "./dist/index.mjs",'}
+    assert _import_gets_another("require('superstruct') loads `dist/index.mjs`.", plain)[0] == \
+        "what require gets: dist/index.cjs (package.json:3)"
+    assert _import_gets_another("An import of 'superstruct' loads dist/index.mjs.", plain) is None
