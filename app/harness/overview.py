@@ -11,7 +11,17 @@ from typing import Any
 from app.harness import prompts
 from app.harness.calls import CallOutcome
 from app.harness.citations import merge_spans
-from app.index.intent import ENTRY_NAMES, MANIFEST_NAMES, README_NAMES, is_copy_path, is_readme, is_test_path
+from app.index.intent import (
+    ENTRY_FIELD,
+    ENTRY_NAMES,
+    IMPORT_WAYS,
+    MANIFEST_NAMES,
+    README_NAMES,
+    entry_key,
+    is_copy_path,
+    is_readme,
+    is_test_path,
+)
 from app.settings import Settings
 from app.tools.base import TextHit
 from app.tools.calls_text import call_text, cut_note
@@ -50,16 +60,17 @@ def entry_calls(files: tuple[str, ...]) -> list[tuple[str, dict[str, Any], str]]
     return [_read(entry, ENTRY_READ_LINES)] if (entry := _entry_module(files)) else []
 
 
-_FIELD = re.compile(r'^\s*"([^"]+)"\s*:\s*"\.?/?([^"]+)"')
-_ENTRY_ORDER = (".", "require", "default", "main", "node", "import", "module")  # CommonJS's first: what most read
-
-
 def entry_read(hits: Sequence[TextHit], files: tuple[str, ...]) -> tuple[str, dict[str, Any], str] | None:
-    """The start of the module package.json's entry fields name (flatted's `"main": "./cjs/index.js"`,
-    not the browser bundle `index.js` beside it), else of the package's entry module."""
-    named = {m[1]: m[2] for h in hits if (m := _FIELD.match(h.text)) and m[1] not in ("types", "typings")}
+    """The start of the module package.json's entry fields give `require` (else `import`):
+    flatted's `"main": "./cjs/index.js"`, not the browser bundle `index.js` beside it; else of the
+    package's entry module."""
+    fields: dict[str, str] = {}
+    for hit in hits:
+        if (m := ENTRY_FIELD.match(hit.text)) and m[1] not in fields:  # the first: the "." entry's
+            fields[m[1]] = m[2]
     present = set(files)
-    entry = next((named[k] for k in _ENTRY_ORDER if named.get(k) in present), None) or _entry_module(files)
+    entry = next((file for way in IMPORT_WAYS if (key := entry_key(fields, way)) and (file := fields[key]) in present),
+                 None) or _entry_module(files)
     return _read(entry, ENTRY_READ_LINES) if entry else None
 
 

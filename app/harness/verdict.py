@@ -48,7 +48,10 @@ from app.harness import certainty
 from app.harness.certainty import Certainty
 from app.harness.line_budget import is_comment
 from app.index.intent import (
+    ENTRY_FIELD,
+    IMPORT_WAYS,
     describes_project,
+    entry_key,
     imports_the_package,
     is_changelog_path,
     is_copy_path,
@@ -449,37 +452,29 @@ def _yes_or_no(answer: str, question: str) -> bool:
 
 
 # Asked what importing the package gets, the shown package.json entry fields say which file each
-# way gets: `require` the export map's "require", "node" or "default" condition, else "main";
-# `import` its "import", "module" or "default", else "module", else "main". A user's check on idb:
-# "What file do I get with import { openDB } from 'idb' versus require('idb')?" answered
-# "import ... is build/index.cjs" (the "default" and "main" file; `"import": "./build/index.js"`)
-# was backed: openDB is defined in the file it named.
-_IMPORT_WAYS = {"require": (("require", "node", "default"), ("main",)),
-                "import": (("import", "module", "default"), ("module", "main"))}
-_ENTRY_FIELD = re.compile(r'^\s*"(require|node|default|import|module|main)"\s*:\s*"\.?/?([^"]+)"')
+# way gets (intent.entry_key). A user's check on idb: "What file do I get with import { openDB }
+# from 'idb' versus require('idb')?" answered "import ... is build/index.cjs" (the "default" and
+# "main" file; `"import": "./build/index.js"`) was backed: openDB is defined in the file it named.
 _FILE_NAMED = re.compile(r"[\w@-]+(?:/[\w@.-]+)*\.[cm]?[jt]sx?\b")
 
 
 def _import_gets_another(answer: str, lines: dict[LineSpan, str]) -> tuple[str, ShownLine] | None:
     """A sentence of the answer that says what `import` (or `require`) gets and names a file other
     than the one the shown entry fields give it: what it gets instead, and the line that says so."""
-    fields: dict[str, ShownLine] = {}
+    fields: dict[str, tuple[str, ShownLine]] = {}
     for span in sorted(s for s in lines if s.path == "package.json"):
-        if (m := _ENTRY_FIELD.match(lines[span])) and m[1] not in fields:  # the first: the "." entry's
-            fields[m[1]] = ShownLine(span, lines[span])
+        if (m := ENTRY_FIELD.match(lines[span])) and m[1] not in fields:  # the first: the "." entry's
+            fields[m[1]] = (m[2], ShownLine(span, lines[span]))
+    if not fields:
+        return None
     for sentence in re.split(r"(?<=[.;])\s+|\n", answer):
-        ways = [w for w in _IMPORT_WAYS if re.search(rf"\b{w}", sentence, re.IGNORECASE)]
+        ways = [w for w in IMPORT_WAYS if re.search(rf"\b{w}", sentence, re.IGNORECASE)]
         named = {n.removeprefix("./") for n in _FILE_NAMED.findall(sentence)} - {"package.json"}
-        if len(ways) != 1 or not named:
+        if len(ways) != 1 or not named or (key := entry_key(fields, ways[0])) is None:
             continue
-        conditions, plain = _IMPORT_WAYS[ways[0]]
-        mapped = any(k in fields for k in ("require", "import", "node", "default"))  # an export map's conditions
-        key = next((k for k in (conditions if mapped else plain) if k in fields), None)
-        if key is None:
-            continue
-        gets = _ENTRY_FIELD.match(fields[key].text)[2]
+        gets, line = fields[key]
         if not any(n == gets or gets.endswith("/" + n) for n in named):
-            return f"what {ways[0]} gets: {gets} ({fields[key].span})", fields[key]
+            return f"what {ways[0]} gets: {gets} ({line.span})", line
     return None
 
 

@@ -8,6 +8,7 @@ question's words just as well. So they rank lower unless the question asks for t
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -190,6 +191,23 @@ _IMPORTS_PACKAGE = re.compile(
 def imports_the_package(question: str) -> bool:
     """The question asks what importing a package (the workspace's, as a user writes it) gives."""
     return _IMPORTS_PACKAGE.search(question) is not None
+
+
+# package.json's fields that name the file an import gets, as `"key": "./path"` lines, and which of
+# them each way of importing reads: with an export map, its "." entry or its conditions (Node's
+# "require" / "import", "node", bundlers' "module", "default"); without one, "main" (and a
+# bundler's "module" for `import`). A file's path only: engines' `"node": ">=14.0.0"` is none.
+ENTRY_FIELD = re.compile(r'^\s*"(\.|require|node|default|import|module|main)"\s*:\s*"(?:\./)?([^"<>=~^|\s]+\.[a-z]+)"')
+_IMPORT_WAYS = {"require": ((".", "require", "node", "default"), ("main",)),
+                "import": ((".", "import", "module", "default"), ("module", "main"))}
+IMPORT_WAYS = tuple(_IMPORT_WAYS)
+
+
+def entry_key(keys: Collection[str], way: str) -> str | None:
+    """Of the entry fields a package.json shows (ENTRY_FIELD's keys), the one `way` ("require" or
+    "import") gets its file from."""
+    mapped = any(k in keys for k in (".", "require", "import", "node", "default"))
+    return next((k for k in _IMPORT_WAYS[way][0 if mapped else 1] if k in keys), None)
 
 
 def intent_of(question: str) -> Intent:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.index.intent import callee_of, imports_the_package, intent_of
+from app.index.intent import ENTRY_FIELD, callee_of, entry_key, imports_the_package, intent_of
 from app.index.ranking import quoted
 
 from .conftest import paths
@@ -334,3 +334,16 @@ def test_a_question_about_the_whole_project(question: str, whole: bool) -> None:
 ])
 def test_a_question_about_importing_the_package(question, imports):
     assert imports_the_package(question) is imports
+
+
+def test_the_entry_field_each_way_of_importing_reads():
+    """superstruct: `"main"` and `"module"`, no export map; engines' `"node": ">=14.0.0"` is no file
+    (read as one, it made the fields an export map and `require` got nothing)."""
+    lines = ['  "main": "./dist/index.cjs",', '  "module": "./dist/index.mjs",', '    "node": ">=14.0.0"']
+    fields = {m[1]: m[2] for line in lines if (m := ENTRY_FIELD.match(line))}
+    assert fields == {"main": "dist/index.cjs", "module": "dist/index.mjs"}
+    assert (entry_key(fields, "require"), entry_key(fields, "import")) == ("main", "module")
+    mapped = {".": "index.js", "main": "index.js"}  # an export map's "." entry: both ways
+    assert entry_key(mapped, "require") == entry_key(mapped, "import") == "."
+    conditions = {"import": "esm/index.js", "default": "cjs/index.js", "main": "cjs/index.js"}
+    assert (entry_key(conditions, "require"), entry_key(conditions, "import")) == ("default", "import")
