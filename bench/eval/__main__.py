@@ -20,9 +20,10 @@ import json
 import os
 import resource
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+from bench.eval import scratch_home
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "bench" / "results.json"
@@ -145,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     from bench.eval.runner import print_row, run_questions
 
     model_path, label = resolve_model(args.model) if not args.server else (None, "")
-    os.environ["BURROW_HOME"] = tempfile.mkdtemp(prefix="burrow-eval-home-")  # no user settings
+    scratch_home("burrow-eval-home-")  # no user settings
     overrides = dict(item.split("=", 1) for item in args.set)
     if args.policy:
         overrides["tool_policy"] = args.policy

@@ -22,12 +22,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
+
+from bench.eval import scratch_home
 
 ROOT = Path(__file__).resolve().parents[2]
 QUOTE_ASK = ("Copy, exactly, the one line shown above in the project's code or text that states your "
@@ -166,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threads", type=int, default=2)
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
     sys.path.insert(0, str(ROOT))
-    os.environ["BURROW_HOME"] = tempfile.mkdtemp(prefix="burrow-quote-home-")
+    scratch_home("burrow-quote-home-")
     import llama_cpp
 
     from app.llm.catalog import default_model_path

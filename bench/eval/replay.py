@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
+
+from bench.eval import scratch_home
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
                    "(bench/results.json) under verdict_replay")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
     sys.path.insert(0, str(ROOT))
-    os.environ["BURROW_HOME"] = tempfile.mkdtemp(prefix="burrow-replay-home-")
+    scratch_home("burrow-replay-home-")
     from app.llm.catalog import default_model_path
     from app.llm.llama_backend import load_model
     from app.settings import Settings
