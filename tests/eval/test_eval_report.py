@@ -238,3 +238,18 @@ def test_an_eval_process_removes_its_scratch_home_when_it_exits(tmp_path) -> Non
     home = Path(done.stdout.strip())
     assert home.parent == tmp_path and home.name.startswith("burrow-x-")
     assert not home.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_the_first_prompt_tool_gives_the_harness_first_request_and_what_changed(tmp_path, monkeypatch) -> None:
+    """`python -m bench.eval.first_prompts`: the messages of a question's first request, built by
+    the real harness and index, and the ids whose prompt differs from an earlier file."""
+    from app.settings import Settings
+    from bench.eval.first_prompts import changed, first_prompt
+
+    monkeypatch.setenv("BURROW_HOME", str(tmp_path / "home"))
+    base, _ = _follow_up_case(tmp_path, monkeypatch)
+    messages = first_prompt(base, _Tokens(), Settings(tool_policy="retrieval"))
+    text = json.dumps(messages)
+    assert messages[0]["role"] == "system" and "What is the retry delay?" in text
+    assert "RETRY_DELAY = 3" in text  # the index's chunk, as the run shows it
+    assert changed({"a": messages, "b": [1]}, {"a": messages, "b": [2], "c": [3]}) == ["b"]
