@@ -12,11 +12,11 @@ from app.harness import prompts
 from app.harness.calls import CallOutcome
 from app.harness.citations import merge_spans
 from app.index.intent import (
-    ENTRY_FIELD,
     ENTRY_NAMES,
     IMPORT_WAYS,
     MANIFEST_NAMES,
     README_NAMES,
+    entry_fields,
     entry_key,
     is_copy_path,
     is_readme,
@@ -64,10 +64,7 @@ def entry_read(hits: Sequence[TextHit], files: tuple[str, ...]) -> tuple[str, di
     """The start of the module package.json's entry fields give `require` (else `import`):
     flatted's `"main": "./cjs/index.js"`, not the browser bundle `index.js` beside it; else of the
     package's entry module."""
-    fields: dict[str, str] = {}
-    for hit in hits:
-        if (m := ENTRY_FIELD.match(hit.text)) and m[1] not in fields:  # the first: the "." entry's
-            fields[m[1]] = m[2]
+    fields = {key: file for key, (file, _) in entry_fields((hit.text, None) for hit in hits).items()}
     present = set(files)
     entry = next((file for way in IMPORT_WAYS if (key := entry_key(fields, way)) and (file := fields[key]) in present),
                  None) or _entry_module(files)

@@ -48,9 +48,9 @@ from app.harness import certainty
 from app.harness.certainty import Certainty
 from app.harness.line_budget import is_comment
 from app.index.intent import (
-    ENTRY_FIELD,
     IMPORT_WAYS,
     describes_project,
+    entry_fields,
     entry_key,
     imports_the_package,
     is_changelog_path,
@@ -461,10 +461,8 @@ _FILE_NAMED = re.compile(r"[\w@-]+(?:/[\w@.-]+)*\.[cm]?[jt]sx?\b")
 def _import_gets_another(answer: str, lines: dict[LineSpan, str]) -> tuple[str, ShownLine] | None:
     """A sentence of the answer that says what `import` (or `require`) gets and names a file other
     than the one the shown entry fields give it: what it gets instead, and the line that says so."""
-    fields: dict[str, tuple[str, ShownLine]] = {}
-    for span in sorted(s for s in lines if s.path == "package.json"):
-        if (m := ENTRY_FIELD.match(lines[span])) and m[1] not in fields:  # the first: the "." entry's
-            fields[m[1]] = (m[2], ShownLine(span, lines[span]))
+    fields = entry_fields((lines[span], ShownLine(span, lines[span]))
+                          for span in sorted(s for s in lines if s.path == "package.json"))
     if not fields:
         return None
     for sentence in re.split(r"(?<=[.;])\s+|\n", answer):

@@ -8,9 +8,10 @@ question's words just as well. So they rank lower unless the question asks for t
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 from app.index.terms import query_terms, stem
 from app.index.values import ChunkKind
@@ -201,6 +202,17 @@ ENTRY_FIELD = re.compile(r'^\s*"(\.|require|node|default|import|module|main)"\s*
 _IMPORT_WAYS = {"require": ((".", "require", "node", "default"), ("main",)),
                 "import": ((".", "import", "module", "default"), ("module", "main"))}
 IMPORT_WAYS = tuple(_IMPORT_WAYS)
+T = TypeVar("T")
+
+
+def entry_fields(lines: Iterable[tuple[str, T]]) -> dict[str, tuple[str, T]]:
+    """Each entry field (ENTRY_FIELD) the `(text, what)` lines state: its file and the `what` of its
+    line, the first of each key (the "." entry's, above the subpaths')."""
+    fields: dict[str, tuple[str, T]] = {}
+    for text, what in lines:
+        if (m := ENTRY_FIELD.match(text)) and m[1] not in fields:
+            fields[m[1]] = (m[2], what)
+    return fields
 
 
 def entry_key(keys: Collection[str], way: str) -> str | None:

@@ -139,11 +139,11 @@ def _together(store: Store, scored: dict[int, float], coverage: dict[int, float]
     for word, group in groups.items():
         for term in group:
             owner.setdefault(term, set()).add(word)
-    spelled = _spellings(owner)
+    spelled, terms = _spellings(owner), set(owner)
     whole = sum(weights.values()) or 1.0
     out = dict(scored)
     for cid, head, text in rows:
-        words = set().union(*(owner[t] for t in _present(head, set(owner))))
+        words = set().union(*(owner[t] for t in _present(head, terms)))
         held = _best_window(weights, words, text, owner, spelled) / whole
         out[cid] = scored[cid] * (min(held, coverage[cid]) / coverage[cid]) ** COVERAGE_POWER
     return out
@@ -467,10 +467,10 @@ def _near_copy(store: Store, item: _Scored, same_file: list[_Scored], words: dic
     of `same_file`; `words` caches each chunk's words."""
     if not same_file or item.hit.kind in PROSE_KINDS:  # a changelog's entries look alike and each answers
         return False
-    for chunk in (item, *same_file):
-        if chunk.id not in words:
-            rows = store.execute("SELECT text FROM chunks WHERE id = ?", (chunk.id,))
-            words[chunk.id] = set(_WORD.findall(rows[0][0].lower())) if rows else set()
+    if missing := [c.id for c in (item, *same_file) if c.id not in words]:
+        marks = ",".join("?" * len(missing))
+        texts = dict(store.execute(f"SELECT id, text FROM chunks WHERE id IN ({marks})", tuple(missing)))
+        words.update({cid: set(_WORD.findall(texts.get(cid, "").lower())) for cid in missing})
     mine = words[item.id]
     return bool(mine) and any(len(mine & words[c.id]) >= NEAR_COPY_SHARE * len(mine | words[c.id]) for c in same_file)
 
