@@ -406,14 +406,18 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     unfound = bool(keys_missing) or in_other_file  # a value, name or place; prose words aside
     if support is Support.PARTLY and doubt is not None and len(found) <= GUESSED_MAX_FOUND and unfound:
         support = Support.NOT_BACKED  # a guess: see GUESSED_MAX_FOUND
+    gets = _import_gets_another(answer, lines) if imports_the_package(question) else None
     if support is not Support.BACKED:
+        if gets:  # what the way it names gets, and the field that says so, first among the lines to read
+            return Verdict(support, (), _distinct((gets[1],) + f.closest)[:CLOSEST_LINES], found,
+                           (gets[0],) + missing, doubt)
         return Verdict(support, (), f.closest, found, missing, doubt)
     subject = subject_of(question) | _asked_values(question)
     backing = f.backing or _place_lines(places, lines, subject) or _claim_lines(f, lines) or f.written or f.beside
     if _yes_or_no(answer, question):
         return Verdict(Support.PARTLY, (), _distinct(backing + f.closest)[:CLOSEST_LINES], found,
                        (POLAR_UNCHECKED,) + missing)
-    if imports_the_package(question) and (gets := _import_gets_another(answer, lines)):
+    if gets:
         return Verdict(Support.PARTLY, (), (gets[1],) + _distinct(backing + f.closest)[:CLOSEST_LINES - 1], found,
                        (gets[0],) + missing)
     if kept_from := _kept_from_backed(answer, question, claims, lines, f, backing):
@@ -455,6 +459,9 @@ def _yes_or_no(answer: str, question: str) -> bool:
 # way gets (intent.entry_key). A user's check on idb: "What file do I get with import { openDB }
 # from 'idb' versus require('idb')?" answered "import ... is build/index.cjs" (the "default" and
 # "main" file; `"import": "./build/index.js"`) was backed: openDB is defined in the file it named.
+# A sentence, or a clause of one that goes on about the other way ("With import you get X, and with
+# require you get Y"; "..., while require gets Y"; "import gets X whereas require gets Y").
+_CLAUSE_END = re.compile(r"(?<=[.;])\s+|\n|,\s*(?:and|but|while|whereas)\s+|\s+(?:while|whereas)\s+", re.IGNORECASE)
 _FILE_NAMED = re.compile(r"[\w@-]+(?:/[\w@.-]+)*\.[cm]?[jt]sx?\b")
 
 
@@ -465,7 +472,7 @@ def _import_gets_another(answer: str, lines: dict[LineSpan, str]) -> tuple[str, 
                           for span in sorted(s for s in lines if s.path == "package.json"))
     if not fields:
         return None
-    for sentence in re.split(r"(?<=[.;])\s+|\n", answer):
+    for sentence in _CLAUSE_END.split(answer):
         ways = [w for w in IMPORT_WAYS if re.search(rf"\b{w}", sentence, re.IGNORECASE)]
         named = {n.removeprefix("./") for n in _FILE_NAMED.findall(sentence)} - {"package.json"}
         if len(ways) != 1 or not named or (key := entry_key(fields, ways[0])) is None:

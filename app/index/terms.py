@@ -199,6 +199,7 @@ _SYNONYMS = (
     ("copy", "clone"),
     ("callback", "handler"),
     ("retry", "retries"),
+    ("start", "begin"),
 )
 _RELATED: dict[str, tuple[str, ...]] = {}
 for _group in _SYNONYMS:

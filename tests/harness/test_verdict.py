@@ -1099,3 +1099,33 @@ def test_what_an_import_gets_is_what_the_entry_fields_say() -> None:
     assert _import_gets_another("require('superstruct') loads `dist/index.mjs`.", plain)[0] == \
         "what require gets: dist/index.cjs (package.json:3)"
     assert _import_gets_another("An import of 'superstruct' loads dist/index.mjs.", plain) is None
+
+
+def test_what_an_import_gets_is_said_when_the_answer_is_not_backed_either() -> None:
+    """A user's check on idb, asked again (twenty-seventh session): the wrong answer "With import {
+    openDB } from 'idb' you get build/index.cjs, and with require('idb') you also get build/index.cjs"
+    held no claim a line states, so it was partly backed with nothing listed as not found and
+    README lines as the closest: the check of what each way gets ran on backed answers only, and
+    read a sentence naming both ways as naming neither. Now a partly or not backed answer says
+    what the way it names gets too, the field first among the lines to read, and a clause ("...,
+    and with require ...", "... while ...") is read on its own."""
+    question = "What file do I get with import { openDB } from 'idb' versus require('idb')?"
+    fields = {LineSpan("package.json", n, n): text for n, text in [
+        (5, '  "main": "./build/index.cjs",'), (6, '  "module": "./build/index.js",'),
+        (8, '  "exports": {'), (9, '    ".": {'), (10, '      "types": "./build/index.d.ts",'),
+        (11, '      "module": "./build/index.js",'), (12, '      "import": "./build/index.js",'),
+        (13, '      "default": "./build/index.cjs"')]}
+    readme = {LineSpan("README.md", 32, 32): "import { openDB, deleteDB, wrap, unwrap } from 'idb';"}
+    wrong = ("With import { openDB } from 'idb' you get build/index.cjs, and with require('idb') you also "
+             "get build/index.cjs (package.json:5).")
+    verdict = judge(wrong, question, fields | readme)
+    assert verdict.support is not Support.BACKED
+    assert verdict.missing[0] == "what import gets: build/index.js (package.json:12)"
+    assert verdict.closest[0].span == LineSpan("package.json", 12, 12)
+    right = ("With import { openDB } from 'idb' you get build/index.js, and with require('idb') you get "
+             "build/index.cjs (package.json:5-13).")
+    assert judge(right, question, fields | readme).support is Support.BACKED
+    assert _import_gets_another("import gets build/index.js while require gets build/index.js.", fields)[0] == \
+        "what require gets: build/index.cjs (package.json:13)"
+    # one clause naming both ways names neither's file
+    assert _import_gets_another("Both import and require get build/index.js.", fields) is None

@@ -50,6 +50,7 @@ def test_a_doer_in_a_question_meets_the_verb_in_code() -> None:
 
     assert related(stem("parser")) == (stem("parse"),)
     assert stem("dir") in related(stem("folder"))
+    assert stem("begin") in related(stem("start"))  # "must start with" asks for "must begin with"
 
 
 def test_a_phrasal_verb_meets_the_one_word_the_code_uses() -> None:
