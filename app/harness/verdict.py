@@ -111,6 +111,12 @@ class Verdict:
     missing: tuple[str, ...]  # claims found nowhere
     doubt: Certainty | None = None  # the key claim the model was unsure of (said under a verdict short of backed)
 
+    def __post_init__(self) -> None:
+        # each line once: the symbol table's definition line and the claim's backing line are often
+        # the same line, which a user's check on cachelib saw listed twice under "backed"
+        object.__setattr__(self, "backing", _distinct(self.backing))
+        object.__setattr__(self, "closest", _distinct(self.closest))
+
 
 # Every value below was measured by replaying the tuning set (python -m bench.eval.replay, 69
 # answers of the default model; docs/eval.md), backed answers (right):

@@ -10,6 +10,7 @@ from app.harness.verdict import (
     POLAR_UNCHECKED,
     ShownLine,
     Support,
+    Verdict,
     _about_a_shorter_name,
     _holds,
     _import_gets_another,
@@ -1129,3 +1130,14 @@ def test_what_an_import_gets_is_said_when_the_answer_is_not_backed_either() -> N
         "what require gets: build/index.cjs (package.json:13)"
     # one clause naming both ways names neither's file
     assert _import_gets_another("Both import and require get build/index.js.", fields) is None
+
+
+def test_a_verdict_lists_each_line_once() -> None:
+    """A user's check on cachelib: "Where is the common interface ... defined?" was backed by
+    `base.py:7: class BaseCache:` twice, the symbol table's definition line and the claim's backing
+    line being the same line; a verdict keeps the first of each span, backing and closest alike."""
+    head = ShownLine(LineSpan("src/cachelib/base.py", 7, 7), "class BaseCache:")
+    sub = ShownLine(LineSpan("src/cachelib/memcached.py", 15, 15), "class MemcachedCache(BaseCache):")
+    verdict = Verdict(Support.BACKED, (head, head, sub), (sub, head, sub), ("BaseCache",), ())
+    assert verdict.backing == (head, sub)
+    assert verdict.closest == (sub, head)
