@@ -479,13 +479,15 @@ def _import_gets_another(answer: str, lines: dict[LineSpan, str]) -> tuple[str, 
     if not fields:
         return None
     for sentence in _CLAUSE_END.split(answer):
-        ways = [w for w in IMPORT_WAYS if re.search(rf"\b{w}", sentence, re.IGNORECASE)]
         named = {n.removeprefix("./") for n in _FILE_NAMED.findall(sentence)} - {"package.json"}
-        if len(ways) != 1 or not named or (key := entry_key(fields, ways[0])) is None:
-            continue
-        gets, line = fields[key]
-        if not any(n == gets or gets.endswith("/" + n) for n in named):
-            return f"what {ways[0]} gets: {gets} ({line.span})", line
+        for way in (w for w in IMPORT_WAYS if named and re.search(rf"\b{w}", sentence, re.IGNORECASE)):
+            # a clause naming both ways names a file for each ("require() and import give X and Y"),
+            # or one for both ("The file you get when you require() it versus import it is X")
+            if (key := entry_key(fields, way)) is None:
+                continue
+            gets, line = fields[key]
+            if not any(n == gets or gets.endswith("/" + n) for n in named):
+                return f"what {way} gets: {gets} ({line.span})", line
     return None
 
 

@@ -185,7 +185,8 @@ def is_copy_path(path: str) -> bool:
 # words seldom ranks (a user's check: neither was shown, and both answers were wrong). A quoted
 # specifier that is no relative path, `import name` in backticks, or "the root module".
 _IMPORTS_PACKAGE = re.compile(
-    r"""(?:\bimport\b[^'"?]{0,40}?|\brequire\s*\(\s*)['"](?![./])[\w@][\w@./-]*['"]|`import\s+\w+`|\broot\s+module\b""",
+    r"""(?:\bimport\b[^'"?]{0,40}?|\brequire\s*\(\s*)['"](?![./])[\w@][\w@./-]*['"]|`import\s+\w+`|\broot\s+module\b"""
+    r"""|\brequire\(\)|\b(?:require|import)\s+it\b""",  # "when I require() it versus import it" (yargs-parser)
     re.IGNORECASE)
 
 

@@ -328,6 +328,10 @@ def test_a_question_about_the_whole_project(question: str, whole: bool) -> None:
     ("If the C extension fails to import, does `import wrapt` raise an error?", True),
     ("Which file do I get when I require('flatted') versus import it?", True),
     ("What does the root module export?", True),
+    # yargs-parser, a user's check: the package as "it"
+    ("What's the minimum Node.js version, and which file do I get when I require() it versus import it?", True),
+    ("Which file do I get if I import it from an ES module?", True),
+    ("Which function does the parser import from the tokenizer?", False),
     ("What does require('./lib/loader') return?", False),  # a file of the project, not the package
     ("How are imports sorted?", False),
     ("Which module imports the loader?", False),
