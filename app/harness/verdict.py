@@ -423,6 +423,9 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     if _yes_or_no(answer, question):
         return Verdict(Support.PARTLY, (), _distinct(backing + f.closest)[:CLOSEST_LINES], found,
                        (POLAR_UNCHECKED,) + missing)
+    if _quantity_unstated(answer, question):
+        return Verdict(Support.PARTLY, (), _distinct(backing + f.closest)[:CLOSEST_LINES], found,
+                       (QUANTITY_UNSTATED,) + missing)
     if gets:
         return Verdict(Support.PARTLY, (), (gets[1],) + _distinct(backing + f.closest)[:CLOSEST_LINES - 1], found,
                        (gets[0],) + missing)
@@ -459,6 +462,25 @@ def _yes_or_no(answer: str, question: str) -> bool:
     offered = _ALTERNATIVES.search(polar.group())
     return (bool(_YES_NO.search(answer)) or not offered
             or re.search(rf"{re.escape(offered[1])}\s+or\s+{re.escape(offered[2])}", answer, re.IGNORECASE) is not None)
+
+
+# Asked how many, how much, how deep ("How deep a stack trace does this library capture?"), the
+# answer's claim is a number, or a word for one ("unlimited", "twice"). A user's check on pkg/errors:
+# "The library captures a stack trace when you create or wrap an error." restated the question and
+# was backed by the doc comment it restated; the depth (`const depth = 32`) was in no answer.
+QUANTITY_QUESTION = re.compile(r"\bhow\s+(?:many|much|deep|large|big|often|wide|high)\b", re.IGNORECASE)
+_QUANTITY = re.compile(r"\d|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|"
+                       r"thirty|forty|fifty|sixty|hundred|thousand|million|once|twice|single|none|no|"
+                       r"unlimited|infinite|infinitely|unbounded|any|every|all|each|half|double)\b", re.IGNORECASE)
+QUANTITY_UNSTATED = "a number (the question asks how many or how much; the answer gives none)"
+
+
+_PLACE_NUMBERS = re.compile(r"[\w./-]+\.\w+(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)|\blines?\s+\d+(?:\s*[-\u2013]\s*\d+)?",
+                            re.IGNORECASE)  # a citation's line numbers are no quantity
+
+
+def _quantity_unstated(answer: str, question: str) -> bool:
+    return bool(QUANTITY_QUESTION.search(question)) and not _QUANTITY.search(_PLACE_NUMBERS.sub(" ", answer))
 
 
 # Asked what importing the package gets, the shown package.json entry fields say which file each

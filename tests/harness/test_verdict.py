@@ -1143,3 +1143,26 @@ def test_a_verdict_lists_each_line_once() -> None:
     verdict = Verdict(Support.BACKED, (head, head, sub), (sub, head, sub), ("BaseCache",), ())
     assert verdict.backing == (head, sub)
     assert verdict.closest == (sub, head)
+
+
+def test_asked_how_many_an_answer_without_a_number_is_not_backed() -> None:
+    """A user's check on pkg/errors: "How deep a stack trace does this library capture when I create
+    or wrap an error?" answered "The library captures a stack trace when you create or wrap an
+    error." and was backed by the doc comment it restated; the depth (`const depth = 32`) is the
+    claim, and an answer that gives no number (or word for one) is at most partly backed."""
+    doc = "// New, Errorf, Wrap, and Wrapf record a stack trace at the point they are"
+    lines = {LineSpan("errors.go", 68, 68): doc,
+             LineSpan("errors.go", 69, 69): "// called.",
+             LineSpan("stack.go", 163, 163): "func callers() *stack {",
+             LineSpan("stack.go", 164, 164): "\tconst depth = 32"}
+    asked = "How deep a stack trace does this library capture when I create or wrap an error?"
+    restated = "The library records a stack trace at the point New, Errorf, Wrap and Wrapf are called (errors.go:68)."
+    verdict = judge(restated, asked, lines)
+    assert verdict.support is not Support.BACKED
+    assert verdict.missing[0].startswith("a number")
+    right = "At most 32: `const depth = 32` in callers (stack.go:163-164)."
+    assert judge(right, asked, lines).support is Support.BACKED
+    # a quantity in words is a quantity; a question that asks no quantity is left alone
+    assert judge(restated.replace("records a stack trace", "records an unlimited stack trace"), asked,
+                 lines).missing[:1] != (verdict.missing[0],)
+    assert judge(restated, "When does the library record a stack trace?", lines).support is Support.BACKED
