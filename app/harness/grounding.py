@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from app.harness.citations import Evidence, find_prose_citations, merge_spans
 from app.harness.headers import ECHOED
 from app.harness.verdict import (
+    DEFAULT_FEATURES_QUESTION,
     NUMBER,
     PLAIN,
     URL,
@@ -141,7 +142,8 @@ def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence
     verdict = judge(text, question, lines, paths=[*paths, *folders], places=places, echo=is_echo(text, ECHOED),
                     defined=defined, files=files, tokens=tokens, calls=calls,
                     uncalled=uncalled, listed=listed, not_callers=not_callers,
-                    declared=names.declared(runtime) if (runtime := asked_runtime(question)) else ())
+                    declared=names.declared(runtime) if (runtime := asked_runtime(question)) else (),
+                    manifest=_cargo_read_whole(question, lines, names))
     if (unverified or not complete) and verdict.support is Support.BACKED:  # names what is not there, or leaves out
         verdict = Verdict(Support.PARTLY, (), verdict.backing, verdict.found, verdict.missing + unverified)
     sources = places
@@ -156,6 +158,27 @@ def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence
         sources = (*_definitions_named(question, files, sources, names), *sources)
     return AnswerCheck(verdict.support, sources[:max(max_sources, len(places))], unverified, verdict,
                        answer_links(text, names))
+
+
+def _cargo_read_whole(question: str, lines: dict[LineSpan, str], names: NameLookup) -> tuple[ShownLine, ...]:
+    """Asked which Cargo features are on by default, the lines of the Cargo.toml whose `default =
+    [...]` line was shown, read from disk from its start to a few lines past that line (a chunk may
+    cut the `[dependencies.serde]` head and end before the list of what `std` turns on, as hex's
+    did); () otherwise."""
+    if not DEFAULT_FEATURES_QUESTION.search(question):
+        return ()
+    shown = next((s for s, text in lines.items() if s.path.rsplit("/", 1)[-1] == "Cargo.toml"
+                  and re.match(r"\s*default\s*=\s*\[", text)), None)
+    if shown is None:
+        return ()
+    after = next((read for n in MANIFEST_AFTER
+                  if (read := names.read_lines(LineSpan(shown.path, 1, shown.start_line + n)))), ())
+    merged = {s: ShownLine(s, text) for s, text in lines.items() if s.path == shown.path}
+    merged.update({line.span: line for line in after})
+    return tuple(merged[s] for s in sorted(merged))
+
+
+MANIFEST_AFTER = (40, 20, 10, 5, 2, 1)  # lines read after a shown `default = [...]`, the most the file has
 
 
 def _places_named(paths: list[str], question: str) -> list[str]:

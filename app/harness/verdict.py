@@ -346,7 +346,7 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
           files: Iterable[str] = (), tokens: Sequence[tuple[str, float]] = (),
           calls: tuple[ShownLine, ...] = (), uncalled: Uncalled | None = None,
           listed: tuple[ShownLine, ...] = (), not_callers: tuple[str, ...] = (),
-          declared: tuple[ShownLine, ...] = ()) -> Verdict:
+          declared: tuple[ShownLine, ...] = (), manifest: tuple[ShownLine, ...] = ()) -> Verdict:
     """The verdict on `answer` from the shown `lines` (each a single line, by span); `places` are
     the ranges it cites as where the answer is (their lines are among `lines`); `defined` is the
     symbol table's word on a "where is X" answer, which overrules the lines; `files` are the
@@ -360,7 +360,9 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     definition that holds none of them (`not_callers`); `declared`: for a question on the runtime
     versions a project supports, the lines of its manifest that declare them (package.json's
     `"node"`, `requires-python` / `python_requires`, go.mod's `go`, Cargo.toml's `rust-version`),
-    a fact like the symbol table's: an answer giving none of their versions is not backed."""
+    a fact like the symbol table's: an answer giving none of their versions is not backed;
+    `manifest`: for a question on the default Cargo features, the lines of the Cargo.toml shown,
+    read whole (else the shown lines are used)."""
     f = find_claims(answer, question, lines, paths, places, set(files))
     claims = f.claims
     found = f.found_keys + tuple(claims.word(p) for p in f.prose_found)
@@ -413,6 +415,8 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     if support is Support.PARTLY and doubt is not None and len(found) <= GUESSED_MAX_FOUND and unfound:
         support = Support.NOT_BACKED  # a guess: see GUESSED_MAX_FOUND
     gets = _import_gets_another(answer, lines) if imports_the_package(question) else None
+    if featured := _not_default_features(answer, question, {m.span: m.text for m in manifest} or lines):
+        return Verdict(Support.NOT_BACKED, (), (featured[1],) + f.closest, found, (featured[0],) + missing, doubt)
     if support is not Support.BACKED:
         if gets:  # what the way it names gets, and the field that says so, first among the lines to read
             return Verdict(support, (), _distinct((gets[1],) + f.closest)[:CLOSEST_LINES], found,
@@ -481,6 +485,53 @@ _PLACE_NUMBERS = re.compile(r"[\w./-]+\.\w+(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)|\b
 
 def _quantity_unstated(answer: str, question: str) -> bool:
     return bool(QUANTITY_QUESTION.search(question)) and not _QUANTITY.search(_PLACE_NUMBERS.sub(" ", answer))
+
+
+# Asked which Cargo features are on by default, the shown `default = [...]` line of Cargo.toml says,
+# with what those features turn on in turn (`std = ["alloc"]`); a feature or optional dependency the
+# answer calls default that the list does not hold makes it not backed. A user's check on hex:
+# "The Cargo features turned on by default are `std` and `serde`" was backed (serde is optional).
+DEFAULT_FEATURES_QUESTION = re.compile(r"\bfeatures?\b[^?]*\bdefault\b|\bdefault\b[^?]*\bfeatures?\b", re.IGNORECASE)
+_FEATURE_LIST = re.compile(r'^\s*"?([\w-]+)"?\s*=\s*\[([^\]]*)\]')
+_OPTIONAL_DEP = re.compile(r'^\s*\[(?:[\w.-]*\.)?dependencies\.([\w-]+)\]'
+                           r'|^\s*([\w-]+)\s*=\s*\{[^}]*\boptional\s*=\s*true')
+
+
+def _not_default_features(answer: str, question: str, lines: dict[LineSpan, str]) -> tuple[str, ShownLine] | None:
+    """A feature the answer says is on by default that Cargo.toml's shown `default` list does not turn
+    on: what the list turns on, and its line; None when the question asks no such thing or the list
+    is not shown."""
+    if not DEFAULT_FEATURES_QUESTION.search(question):
+        return None
+    lists: dict[str, tuple[list[str], LineSpan]] = {}  # [features]: name -> (what it turns on, its line)
+    names: set[str] = set()  # features and optional dependencies
+    section = ""
+    for span in sorted(s for s in lines if s.path.rsplit("/", 1)[-1] == "Cargo.toml"):
+        text = lines[span]
+        if head := re.match(r"^\s*\[([^\]]+)\]", text):
+            section = head[1].strip()
+        if section == "features" and (m := _FEATURE_LIST.match(text)):
+            lists[m[1]] = (re.findall(r'"(?:dep:)?([\w-]+)[^"]*"', m[2]), span)
+        elif "dependencies" in section and (m := _OPTIONAL_DEP.match(text)):
+            names.add(m[1] or m[2])
+    if "default" not in lists:
+        return None
+    names |= set(lists) - {"default"}
+    on, todo = set(), list(lists["default"][0])
+    while todo:
+        if (name := todo.pop()) not in on:
+            if name not in lists and name not in names - set(lists):
+                return None  # a feature whose own list is not among the lines: what it turns on is unknown
+            on.add(name)
+            todo += lists.get(name, ((), None))[0]
+    span = lists["default"][1]
+    said = {w for sentence in _CLAUSE_END.split(answer) if re.search(r"\bdefault\b", sentence, re.IGNORECASE)
+            and not re.search(r"\b(?:not|disabled|off)\b", sentence, re.IGNORECASE)
+            for w in re.findall(r"[\w-]+", sentence) if w in names}
+    if said - on:
+        return (f"the default features Cargo.toml lists: {', '.join(sorted(on)) or 'none'} ({span})",
+                ShownLine(span, lines[span]))
+    return None
 
 
 # Asked what importing the package gets, the shown package.json entry fields say which file each

@@ -380,3 +380,30 @@ def test_typescript_module_files_are_files() -> None:
     `dist/defu.d.cts` was taken for a claim that no line holds)."""
     paths, _ = mentioned_names("It is declared in `dist/defu.d.cts` and built to dist/defu.mts.")
     assert {"dist/defu.d.cts", "dist/defu.mts"} <= set(paths)
+
+
+def test_asked_the_default_cargo_features_the_manifest_is_read_past_the_shown_chunk() -> None:
+    """A user's check on hex: the first prompt's Cargo.toml chunk cut the `[dependencies.serde]` head
+    and ended at `default = ["std"]`, before `std = ["alloc"]`; the verdict reads the file from its
+    start to a few lines past the default list (a read past the end reads nothing, as the tools do)."""
+    from app.harness.grounding import _cargo_read_whole
+
+    toml = ["[package]", "name = \"hex\"", "[dependencies.serde]", "optional = true", "[features]",
+            "alloc = []", "default = [\"std\"]", "std = [\"alloc\"]", "[badges.maintenance]"]
+
+    def read_lines(span: LineSpan) -> tuple[ShownLine, ...]:
+        if span.path != "Cargo.toml" or span.end_line > len(toml):
+            return ()
+        return tuple(ShownLine(LineSpan("Cargo.toml", n, n), toml[n - 1])
+                     for n in range(span.start_line, span.end_line + 1))
+
+    names = NameLookup(lambda p: True, lambda n: True, read_lines=read_lines)
+    shown = {LineSpan("Cargo.toml", 6, 6): "alloc = []", LineSpan("Cargo.toml", 7, 7): 'default = ["std"]'}
+    asked = "Which Cargo features are turned on by default?"
+    read = _cargo_read_whole(asked, shown, names)
+    assert [line.text for line in read] == toml
+    assert _cargo_read_whole("What does the std feature do?", shown, names) == ()
+    assert _cargo_read_whole(asked, {LineSpan("src/lib.rs", 1, 1): "default = [1]"}, names) == ()
+    ev = evidence({(s.path, s.start_line): t for s, t in shown.items()})
+    check = check_answer("The default features are `std` and `serde`.", asked, (), ev, names, 5, 5)
+    assert check.support is Support.NOT_BACKED

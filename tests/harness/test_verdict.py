@@ -1166,3 +1166,28 @@ def test_asked_how_many_an_answer_without_a_number_is_not_backed() -> None:
     assert judge(restated.replace("records a stack trace", "records an unlimited stack trace"), asked,
                  lines).missing[:1] != (verdict.missing[0],)
     assert judge(restated, "When does the library record a stack trace?", lines).support is Support.BACKED
+
+
+def test_default_cargo_features_are_the_default_list_and_what_it_turns_on() -> None:
+    """A user's check on hex: "Which Cargo features are turned on by default ...?" answered "`std`
+    and `serde`" and was backed (serde is an optional dependency; `default = ["std"]`, `std =
+    ["alloc"]`). The answer's default features must be ones the list turns on."""
+    toml = ["[dependencies.serde]", "version = \"1.0\"", "optional = true", "[dev-dependencies.serde]",
+            "features = [\"derive\"]", "[features]", "alloc = []", "default = [\"std\"]", "std = [\"alloc\"]"]
+    lines = {LineSpan("Cargo.toml", n, n): text for n, text in enumerate(toml, start=30)}
+    lines[LineSpan("src/lib.rs", 36, 36)] = '#![cfg_attr(not(feature = "std"), no_std)]'
+    asked = "Which Cargo features are turned on by default, and how does the crate switch to no_std?"
+    wrong = "The Cargo features turned on by default are `std` and `serde`. Without std it is no_std (src/lib.rs:36)."
+    verdict = judge(wrong, asked, lines)
+    assert verdict.support is Support.NOT_BACKED
+    assert verdict.missing[0] == "the default features Cargo.toml lists: alloc, std (Cargo.toml:37)"
+    assert verdict.closest[0].span == LineSpan("Cargo.toml", 37, 37)
+    for right in ("The default feature is `std`, which turns on `alloc`; `serde` is not on by default.",
+                  "The default features are `std` and `alloc`."):
+        assert judge(right, asked, lines).support is not Support.NOT_BACKED
+    # what a feature whose own list is not shown turns on is unknown: no verdict from the list
+    del lines[LineSpan("Cargo.toml", 38, 38)]
+    assert judge("The default features are `std` and `alloc`.", asked, lines).support is not Support.NOT_BACKED
+    # the manifest read from disk (grounding._cargo_read_whole) decides when given
+    manifest = tuple(ShownLine(LineSpan("Cargo.toml", n, n), text) for n, text in enumerate(toml, start=30))
+    assert judge(wrong, asked, lines, manifest=manifest).missing[0] == verdict.missing[0]
