@@ -830,6 +830,12 @@ def _agrees_with_declared(answer: str, declared: tuple[ShownLine, ...]) -> bool:
     return any(same(a, b) for a in said for b in given)
 
 
+_DOCS_PATH = re.compile(r"\.(?:md|markdown|rst|txt|adoc)$|(?:^|/)(?:README|CHANGELOG|HISTORY)[^/]*$|(?:^|/)docs?/",
+                        re.IGNORECASE)
+_ASKS_DOCS = re.compile(r"\b(?:readme|docs?|documentation|documented|changelog|example|guide|tutorial)\b",
+                        re.IGNORECASE)
+
+
 def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[LineSpan, str],
                       f: Findings, backing: tuple[ShownLine, ...]) -> tuple[tuple[ShownLine, ...], str, str] | None:
     """What keeps an answer the claim checks back from backed, by what its question asks (a
@@ -853,6 +859,11 @@ def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[Li
     # defined in `dist/defu.d.cts`", the type of the result, backed by the type's line)
     if MECHANISM_QUESTION.search(question) and backing and all(is_declaration_path(b.span.path) for b in backing):
         return (), f"how: only declarations back it ({backing[0].span.path}), no code that does it", ""
+    # where the code does something is in the code: a README heading backed yargs-parser's "split by
+    # `require('yargs-parser').detailed(args, opts={})`" (a user's check; tokenizeArgString splits it)
+    if (WHERE_QUESTION.search(question) and not _ASKS_DOCS.search(question) and backing
+            and all(_DOCS_PATH.search(b.span.path) for b in backing)):
+        return (), f"where in the code: only docs back it ({backing[0].span.path})", ""
     if RUNTIME_VERSION_QUESTION.search(question) and backing and all(is_changelog_path(b.span.path) for b in backing):
         return (), f"the version the project declares: only a changelog's history backs it ({backing[0].span.path})", ""
     if flipped := _without_flipped(answer, f.backing, lines):

@@ -1191,3 +1191,22 @@ def test_default_cargo_features_are_the_default_list_and_what_it_turns_on() -> N
     # the manifest read from disk (grounding._cargo_read_whole) decides when given
     manifest = tuple(ShownLine(LineSpan("Cargo.toml", n, n), text) for n, text in enumerate(toml, start=30))
     assert judge(wrong, asked, lines, manifest=manifest).missing[0] == verdict.missing[0]
+
+
+def test_where_the_code_does_something_is_not_backed_by_docs_alone() -> None:
+    """A user's check on yargs-parser: "..., where does it get split into separate arguments?"
+    answered "by `require('yargs-parser').detailed(args, opts={})`" and was backed by README lines
+    (the README's heading for that call); the splitting is tokenizeArgString's. Asked where the code
+    does something, an answer only docs back is at most partly backed; asked about the docs, not."""
+    lines = {LineSpan("README.md", 130, 130): "### require('yargs-parser').detailed(args, opts={})",
+             LineSpan("README.md", 132, 132): "Parses a command line string, returning detailed information.",
+             LineSpan("build/lib/tokenize-arg-string.js", 7, 7): "export function tokenizeArgString(argString) {"}
+    asked = "Where does a command line string get split into separate arguments?"
+    docs_only = "It is split by `require('yargs-parser').detailed(args, opts={})`, which parses a command line string."
+    verdict = judge(docs_only, asked, lines)
+    assert verdict.support is Support.PARTLY
+    assert verdict.missing == ("where in the code: only docs back it (README.md)",)
+    assert judge(docs_only, "Where does the README say a command line string gets split?", lines).support \
+        is Support.BACKED
+    code = "It is split by `tokenizeArgString` in build/lib/tokenize-arg-string.js:7."
+    assert judge(code, asked, lines).support is Support.BACKED
