@@ -1150,11 +1150,10 @@ def test_asked_how_many_an_answer_without_a_number_is_not_backed() -> None:
     or wrap an error?" answered "The library captures a stack trace when you create or wrap an
     error." and was backed by the doc comment it restated; the depth (`const depth = 32`) is the
     claim, and an answer that gives no number (or word for one) is at most partly backed."""
-    doc = "// New, Errorf, Wrap, and Wrapf record a stack trace at the point they are"
-    lines = {LineSpan("errors.go", 68, 68): doc,
-             LineSpan("errors.go", 69, 69): "// called.",
-             LineSpan("stack.go", 163, 163): "func callers() *stack {",
-             LineSpan("stack.go", 164, 164): "\tconst depth = 32"}
+    lines = {LineSpan(path, n, n): text for path, n, text in [
+        ("errors.go", 68, "// New, Errorf, Wrap, and Wrapf record a stack trace at the point they are"),
+        ("errors.go", 69, "// called."), ("stack.go", 163, "func callers() *stack {"),
+        ("stack.go", 164, "\tconst depth = 32")]}
     asked = "How deep a stack trace does this library capture when I create or wrap an error?"
     restated = "The library records a stack trace at the point New, Errorf, Wrap and Wrapf are called (errors.go:68)."
     verdict = judge(restated, asked, lines)
