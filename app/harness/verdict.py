@@ -53,11 +53,12 @@ from app.index.intent import (
     entry_fields,
     entry_key,
     imports_the_package,
+    intent_of,
     is_changelog_path,
     is_copy_path,
     is_declaration_path,
 )
-from app.index.terms import STOP_WORDS
+from app.index.terms import STOP_WORDS, stem
 from app.values import LineSpan
 
 
@@ -479,12 +480,9 @@ _QUANTITY = re.compile(r"\d|\b(?:zero|one|two|three|four|five|six|seven|eight|ni
 QUANTITY_UNSTATED = "a number (the question asks how many or how much; the answer gives none)"
 
 
-_PLACE_NUMBERS = re.compile(r"[\w./-]+\.\w+(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)|\blines?\s+\d+(?:\s*[-\u2013]\s*\d+)?",
-                            re.IGNORECASE)  # a citation's line numbers are no quantity
-
-
 def _quantity_unstated(answer: str, question: str) -> bool:
-    return bool(QUANTITY_QUESTION.search(question)) and not _QUANTITY.search(_PLACE_NUMBERS.sub(" ", answer))
+    # a citation's line numbers are no quantity
+    return bool(QUANTITY_QUESTION.search(question)) and not _QUANTITY.search(_without_places(answer, ()))
 
 
 # Asked which Cargo features are on by default, the shown `default = [...]` line of Cargo.toml says,
@@ -520,7 +518,7 @@ def _not_default_features(answer: str, question: str, lines: dict[LineSpan, str]
     on, todo = set(), list(lists["default"][0])
     while todo:
         if (name := todo.pop()) not in on:
-            if name not in lists and name not in names - set(lists):
+            if name not in lists and name not in names:
                 return None  # a feature whose own list is not among the lines: what it turns on is unknown
             on.add(name)
             todo += lists.get(name, ((), None))[0]
@@ -832,8 +830,12 @@ def _agrees_with_declared(answer: str, declared: tuple[ShownLine, ...]) -> bool:
 
 _DOCS_PATH = re.compile(r"\.(?:md|markdown|rst|txt|adoc)$|(?:^|/)(?:README|CHANGELOG|HISTORY)[^/]*$|(?:^|/)docs?/",
                         re.IGNORECASE)
-_ASKS_DOCS = re.compile(r"\b(?:readme|docs?|documentation|documented|changelog|example|guide|tutorial)\b",
-                        re.IGNORECASE)
+
+
+def _asks_docs(question: str) -> bool:
+    """The question asks about the README, docs, examples (intent's docs words) or the changelog."""
+    asked = intent_of(question)
+    return asked.docs or stem("changelog") in asked.words
 
 
 def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[LineSpan, str],
@@ -861,7 +863,7 @@ def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[Li
         return (), f"how: only declarations back it ({backing[0].span.path}), no code that does it", ""
     # where the code does something is in the code: a README heading backed yargs-parser's "split by
     # `require('yargs-parser').detailed(args, opts={})`" (a user's check; tokenizeArgString splits it)
-    if (WHERE_QUESTION.search(question) and not _ASKS_DOCS.search(question) and backing
+    if (WHERE_QUESTION.search(question) and not _asks_docs(question) and backing
             and all(_DOCS_PATH.search(b.span.path) for b in backing)):
         return (), f"where in the code: only docs back it ({backing[0].span.path})", ""
     if RUNTIME_VERSION_QUESTION.search(question) and backing and all(is_changelog_path(b.span.path) for b in backing):
