@@ -300,12 +300,12 @@ def chunk_block(lines: Sequence[TextHit], numbered: bool, whole: Sequence[TextHi
 
 
 def _marked(lines: Sequence[TextHit], texts: list[str], whole: dict[int, str]) -> list[str]:
-    """The texts with OMITTED_LINES in each gap that held more than blank lines, indented as the
-    line after it."""
+    """The texts with OMITTED_LINES in each gap that held more than blank lines (or lines `whole`
+    lacks: a long chunk's window, after its first line), indented as the line after it."""
     out: list[str] = []
     for index, (hit, text) in enumerate(zip(lines, texts, strict=True)):
         before = lines[index - 1].span.start_line if index else hit.span.start_line
-        if any(whole.get(n, "").strip() for n in range(before + 1, hit.span.start_line)):
+        if any(whole.get(n, "x" if whole else "").strip() for n in range(before + 1, hit.span.start_line)):
             indent = hit.text[: len(hit.text) - len(hit.text.lstrip())]
             out.append(indent + prompts.OMITTED_LINES)
         out.append(text)

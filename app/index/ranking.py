@@ -64,6 +64,8 @@ MAX_PROSE = 2  # README and docs sections among the top chunks, unless the quest
 # what the rest leave (see _diversify)
 NEAR_COPY_SHARE = 0.8
 _WORD = re.compile(r"\w+")
+FOCUS_CONTEXT = 2  # lines shown around each line of a long chunk that holds a question word (see _focused)
+FOCUS_SHARE = 0.5  # of the lines shown of a long chunk, what its lines past them may take at most
 
 
 def search(store: Store, query: str, limit: int, settings: Settings, references: int = 0) -> tuple[ChunkHit, ...]:
@@ -94,7 +96,39 @@ def search(store: Store, query: str, limit: int, settings: Settings, references:
     found = with_definitions_after_comments(store, _diversify(store, hits, limit, settings.index_max_hits_per_file,
                                                               _prose_room(intent, limit)))
     found = with_references(store, found, references) if references else found
-    return with_setters(store, found, query, set(words))
+    found = with_setters(store, found, query, set(words))
+    return tuple(_focused(hit, groups, weights, settings.index_hit_max_lines) for hit in found)
+
+
+def _focused(hit: ChunkHit, groups: dict[str, set[str]], weights: dict[str, float], shown: int) -> ChunkHit:
+    """`hit` with the lines a caller shows of it (`focus`) when it is longer than the `shown` lines
+    a hit shows and some of the question's words are past them: those lines (the weightiest
+    first, each with FOCUS_CONTEXT lines around it, FOCUS_SHARE of `shown` at most), after as
+    many of its first lines as leave room, where a definition's signature, defaults and most
+    answers are. A user's check on @libp2p/crypto: "which modules are swapped for
+    browser-specific implementations?" found package.json (one 120-line chunk), whose first 60
+    lines were shown and whose `"browser"` field is at lines 110-118; 14 of the three tuning sets'
+    268 questions had their evidence only past the shown lines of a top-5 chunk."""
+    lines = hit.text.split("\n")
+    if len(lines) <= shown or shown <= 2 * FOCUS_CONTEXT + 1:
+        return hit
+    owner: dict[str, set[str]] = {}
+    for word, group in groups.items():
+        for term in group:
+            owner.setdefault(term, set()).add(word)
+    weight = [sum(weights[w] for w in {w for t in line_terms(line) if t in owner for w in owner[t]}) for line in lines]
+    if not any(weight[shown:]):
+        return hit
+    chosen: set[int] = set()
+    for at in sorted((i for i in range(shown, len(lines)) if weight[i] > 0), key=lambda i: (-weight[i], i)):
+        around = {i for i in range(at - FOCUS_CONTEXT, at + FOCUS_CONTEXT + 1) if shown <= i < len(lines)}
+        if len(chosen | around) > FOCUS_SHARE * shown:
+            break
+        chosen |= around
+    start = iter(range(len(lines)))
+    while len(chosen) < shown:
+        chosen.add(next(start))
+    return replace(hit, focus=tuple(hit.start_line + i for i in sorted(chosen)[:shown]))
 
 
 def _rarity(groups: dict[str, set[str]], df: dict[str, int], total: int) -> dict[str, float]:

@@ -54,7 +54,9 @@ class Chunk:
 
 @dataclass(frozen=True)
 class ChunkHit:
-    """A ranked chunk: where and what it is, and its text (lines start_line..end_line)."""
+    """A ranked chunk: where and what it is, and its text (lines start_line..end_line).
+    `focus`: in a chunk longer than a hit shows, the lines to show (its first line, those holding
+    the question's words); empty when it shows the chunk's start."""
 
     path: str
     start_line: int
@@ -63,6 +65,7 @@ class ChunkHit:
     symbol: str
     score: float
     text: str
+    focus: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

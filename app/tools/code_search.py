@@ -135,17 +135,37 @@ def _title(hit: ChunkHit) -> str:
 
 
 def _block(ws: Workspace, hit: ChunkHit, budget: list[int]) -> _Block | None:
-    """The chunk's current lines, numbered and capped like read_file; None when nothing fits."""
+    """The chunk's current lines, numbered and capped like read_file; None when nothing fits. A
+    chunk longer than the cap shows its first lines, or the lines the ranking chose (`focus`: its
+    first line and those holding the question's words), each gap marked."""
     lines = _current_lines(ws, hit)
-    end = min(hit.start_line + len(lines) - 1, hit.start_line + ws.settings.index_hit_max_lines - 1)
-    rows = _numbered_rows(lines, hit.start_line, end, ws.settings.read_max_line_chars, budget)
+    numbers = _shown_numbers(hit, len(lines), ws.settings.index_hit_max_lines)
+    rows = _numbered_rows(lines, hit.start_line, numbers, ws.settings.read_max_line_chars, budget)
     if not rows:
         return None
-    last = hit.start_line + len(rows) - 1
-    shown = tuple(TextHit(LineSpan(hit.path, hit.start_line + i, hit.start_line + i), lines[i])
-                  for i in range(len(rows)))
-    text = "\n".join([_title(hit), *rows, *_rest_note(hit, last, hit.start_line + len(lines) - 1)])
-    return _Block(text, LineSpan(hit.path, hit.start_line, last), shown)
+    numbers = numbers[:len(rows)]
+    shown = tuple(TextHit(LineSpan(hit.path, n, n), lines[n - hit.start_line]) for n in numbers)
+    width = len(str(numbers[-1]))
+    marked: list[str] = []
+    for i, row in enumerate(rows):
+        if i and numbers[i] > numbers[i - 1] + 1:
+            marked.append(f"{' ' * width}  {OMITTED}")
+        marked.append(row)
+    text = "\n".join([_title(hit), *marked, *_rest_note(hit, numbers, hit.start_line + len(lines) - 1)])
+    return _Block(text, LineSpan(hit.path, hit.start_line, numbers[-1]), shown)
+
+
+OMITTED = "…"  # lines left out between two shown ones (as the first prompt marks them)
+
+
+def _shown_numbers(hit: ChunkHit, count: int, cap: int) -> list[int]:
+    """The line numbers shown of a chunk that now has `count` lines, at most `cap`: its start, or
+    the lines of `hit.focus` it still has."""
+    last = hit.start_line + count - 1
+    focus = [n for n in hit.focus if n <= last][:cap]
+    if count <= cap or not focus:
+        return list(range(hit.start_line, min(last, hit.start_line + cap - 1) + 1))
+    return focus
 
 
 def _current_lines(ws: Workspace, hit: ChunkHit) -> list[str]:
@@ -158,12 +178,12 @@ def _current_lines(ws: Workspace, hit: ChunkHit) -> list[str]:
     return _lines_of(doc.text, hit.start_line, hit.end_line)
 
 
-def _numbered_rows(lines: list[str], start: int, end: int, max_chars: int, budget: list[int]) -> list[str]:
-    """Lines start..end as `N| text` (lines[0] is line start), while the shared byte and line budget
-    lasts (taken from it)."""
-    width = len(str(end))
+def _numbered_rows(lines: list[str], start: int, numbers: list[int], max_chars: int, budget: list[int]) -> list[str]:
+    """The lines `numbers` as `N| text` (lines[0] is line start), while the shared byte and line
+    budget lasts (taken from it)."""
+    width = len(str(numbers[-1])) if numbers else 1
     rows: list[str] = []
-    for number in range(start, end + 1):
+    for number in numbers:
         row = f"{number:>{width}}| {clip_line(lines[number - start], max_chars)}"
         cost = len(row.encode("utf-8")) + 1
         if budget[0] - cost < 0 or budget[1] < 1:
@@ -174,9 +194,15 @@ def _numbered_rows(lines: list[str], start: int, end: int, max_chars: int, budge
     return rows
 
 
-def _rest_note(hit: ChunkHit, last: int, total: int) -> list[str]:
-    """A pointer to the rest of the chunk when the rows stopped before its end."""
-    if last >= min(hit.end_line, total):
+def _rest_note(hit: ChunkHit, numbers: list[int], total: int) -> list[str]:
+    """A pointer to the rest of the chunk when the rows left some of it out: the first line they
+    skipped, or the line after the last row."""
+    last = min(hit.end_line, total)
+    skipped = next((n for n, after in zip(numbers, numbers[1:], strict=False) if after > n + 1), None)
+    if skipped is not None:
+        return [cut_note(f"showed {len(numbers)} of lines {hit.start_line}-{last} of this chunk",
+                         call_text("read_file", path=hit.path, start_line=skipped + 1))]
+    if numbers[-1] >= last:
         return []
-    return [cut_note(f"showed lines {hit.start_line}-{last} of this chunk",
-                     call_text("read_file", path=hit.path, start_line=last + 1))]
+    return [cut_note(f"showed lines {hit.start_line}-{numbers[-1]} of this chunk",
+                     call_text("read_file", path=hit.path, start_line=numbers[-1] + 1))]
