@@ -287,6 +287,16 @@ def test_an_error_written_as_a_traceback_writes_it_is_held_by_the_line_that_rais
     assert not _holds(line.lower(), "valueerror: wrap=true conflicts with any other")
 
 
+def test_a_message_quoted_with_a_placeholder_is_held_by_the_template_that_builds_it() -> None:
+    """A user's check on @helia/utils: "Could not load codec for {code}" quoted from
+    `throw new UnknownCodecError(`Could not load codec for ${code}`)` was not found."""
+    line = "    throw new unknowncodecerror(`could not load codec for ${code}`)"
+    assert _holds(line, "could not load codec for {code}")
+    assert _holds("raise valueerror(f'could not load codec for {code}')", "could not load codec for {code}")
+    assert not _holds(line, "could not load codec for {name}")
+    assert not _holds(line, "could not find codec for {code}")
+
+
 DEFU_LINES = {
     LineSpan("README.md", 106, 106): "`defuArrayFn` is similar to `defuFn` but **only applies to array values "
                                      "defined in defaults**.",
