@@ -131,7 +131,6 @@ def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence
     definitions the answer says a call is in that hold none of the calls found."""
     unverified = unverified_names(text, names, max_names)
     lines = _current_lines(evidence)
-    invented = tuple(n for n in unverified if not _written_in(n, lines.values()))
     prose, read = _prose_sources(text, evidence, names)
     lines.update({line.span: line.text for line in read})
     places = tuple(dict.fromkeys((*cited, *prose)))
@@ -145,8 +144,8 @@ def check_answer(text: str, question: str, cited: tuple[LineSpan, ...], evidence
                     uncalled=uncalled, listed=listed, not_callers=not_callers,
                     declared=names.declared(runtime) if (runtime := asked_runtime(question)) else (),
                     manifest=_cargo_read_whole(question, lines, names))
-    if (invented or not complete) and verdict.support is Support.BACKED:  # names what is not there, or leaves out
-        verdict = Verdict(Support.PARTLY, (), verdict.backing, verdict.found, verdict.missing + invented)
+    if (unverified or not complete) and verdict.support is Support.BACKED:  # names what is not there, or leaves out
+        verdict = Verdict(Support.PARTLY, (), verdict.backing, verdict.found, verdict.missing + unverified)
     sources = places
     backing = tuple(b.span for b in verdict.backing)
     if places and backing and not any(within(span, p) for span in backing for p in places):
@@ -409,17 +408,6 @@ def _path_or_blank(code: re.Match[str]) -> str:
     'rb')` (a user's check on tomli, quoting an error message) is no file the answer says the
     workspace has."""
     return code.group(0) if _PATH.fullmatch(code.group(1).strip().strip("'\"")) else " "
-
-
-def _written_in(name: str, lines: Iterable[str]) -> bool:
-    """A path the workspace lacks that a shown line writes (a user's check on @libp2p/crypto: "We
-    test that this generated key is accurate in test/workaround.spec.ts", a file the package does
-    not ship): the answer repeats what the code says, it invents nothing; the note still says the
-    workspace lacks it."""
-    if "/" not in name and "." not in name:
-        return False
-    pattern = re.compile(rf"(?<![\w/.-]){re.escape(name.removeprefix('./'))}(?![\w/])")
-    return any(pattern.search(line) for line in lines)
 
 
 def unverified_names(text: str, names: NameLookup, limit: int) -> tuple[str, ...]:

@@ -64,22 +64,6 @@ def test_invented_names_make_a_backed_answer_partial() -> None:
     assert check.support is Support.PARTLY and check.sources[0].path == "src/app/config.py"
 
 
-def test_a_path_the_workspace_lacks_that_a_shown_line_writes_is_no_invention() -> None:
-    """The code names a file the package does not ship; an answer repeating it invents nothing
-    (a user's check on @libp2p/crypto), and the note still says the workspace lacks it."""
-    ev = evidence({("src/app/config.py", 6): "# WebKit on Linux cannot derive a key from an empty password,",
-                   ("src/app/config.py", 7): "# so we provide the derived key as a constant; "
-                                             "tests/webkit_workaround.py checks it",
-                   ("src/app/config.py", 8): "DERIVED_EMPTY_KEY = 'scm9jmO'"})
-    question = "Why does config.py hold a hard-coded DERIVED_EMPTY_KEY?"
-    said = "Because WebKit on Linux cannot derive a key from an empty password, so the derived key is provided as a "
-    check = check_answer(said + "constant, checked by tests/webkit_workaround.py.", question, (), ev, names(), 10, 5)
-    assert check.unverified == ("tests/webkit_workaround.py",)
-    assert check.support is Support.BACKED
-    invented = check_answer(said + "constant, checked by tests/webkit_fallback.py.", question, (), ev, names(), 10, 5)
-    assert invented.unverified == ("tests/webkit_fallback.py",) and invented.support is Support.PARTLY
-
-
 def test_changed_lines_are_not_sources() -> None:
     ev = Evidence(lambda span: "now different")
     ev.shown[LineSpan("src/app/config.py", 1, 100)] = "as read"
