@@ -434,7 +434,7 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     if gets:
         return Verdict(Support.PARTLY, (), (gets[1],) + _distinct(backing + f.closest)[:CLOSEST_LINES - 1], found,
                        (gets[0],) + missing)
-    if kept_from := _kept_from_backed(answer, question, claims, lines, f, backing):
+    if kept_from := _kept_from_backed(answer, question, claims, lines, f, backing, places):
         lines_first, why, unbacked = kept_from  # the claim is not found as the question needs it: not "found"
         return Verdict(Support.PARTLY, (), _distinct(lines_first + f.closest)[:CLOSEST_LINES],
                        tuple(c for c in found if c.lower() != unbacked), missing + (why,))
@@ -839,7 +839,8 @@ def _asks_docs(question: str) -> bool:
 
 
 def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[LineSpan, str],
-                      f: Findings, backing: tuple[ShownLine, ...]) -> tuple[tuple[ShownLine, ...], str, str] | None:
+                      f: Findings, backing: tuple[ShownLine, ...],
+                      places: tuple[LineSpan, ...] = ()) -> tuple[tuple[ShownLine, ...], str, str] | None:
     """What keeps an answer the claim checks back from backed, by what its question asks (a
     default, a message): the lines to show first, why, and the claim left unbacked ('' for none
     of its own: a shown line sets another default); None when nothing does. `backing`: the lines
@@ -866,6 +867,10 @@ def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[Li
     if (WHERE_QUESTION.search(question) and not _asks_docs(question) and backing
             and all(_DOCS_PATH.search(b.span.path) for b in backing)):
         return (), f"where in the code: only docs back it ({backing[0].span.path})", ""
+    if WHERE_QUESTION.search(question) and places and (declared := _declared_elsewhere(question, places, lines)):
+        name, line = declared
+        where = f"{line.span.path}:{line.span.start_line}"
+        return (line,), f"where: {name} is declared at {where}, not in the lines cited", ""
     if RUNTIME_VERSION_QUESTION.search(question) and backing and all(is_changelog_path(b.span.path) for b in backing):
         return (), f"the version the project declares: only a changelog's history backs it ({backing[0].span.path})", ""
     if flipped := _without_flipped(answer, f.backing, lines):
@@ -881,6 +886,38 @@ def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[Li
     if backing and (longer := _about_a_longer_name(answer, question, backing[0].text)):
         where = f"{backing[0].span.path}:{backing[0].span.start_line}"
         return (backing[0],), f"{longer[1]} itself: the line at {where} is about {longer[0]}", ""
+    return None
+
+
+# The thing a where question names: a name in backticks, or the word before what kind of thing it
+# is ("the tap operator", "the retry helper").
+_ASKED_NAME = re.compile(r"`([A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*)(?:\(\))?`|\b([A-Za-z_$][\w$]*)\s+"
+                         r"(?:operator|function|method|class|type|hook|helper|constant|macro|struct|trait|"
+                         r"interface|enum|decorator)s?\b", re.IGNORECASE)
+_NOT_A_NAME = ASKING | PLAIN | frozenset("a an the this that same each every another some any its their base".split())
+
+
+def _declared_elsewhere(question: str, places: tuple[LineSpan, ...],
+                        lines: dict[LineSpan, str]) -> tuple[str, ShownLine] | None:
+    """A where question names a thing that a shown line declares (`function tap(`, `tap =`,
+    `export { onPush as tap }`), and no line of the ranges the answer cites declares or names it:
+    the name and the line that declares it. A user's check on wonka: "Where is the tap operator
+    defined?" answered "src/operators.ts:702-741" (`scan`'s lines, which name "Operator") was backed,
+    while the first prompt showed `export { mergeAll as flatten, onPush as tap };` at line 1461."""
+    for found in _ASKED_NAME.finditer(question):
+        name = re.split(r"\.|::", found.group(1) or found.group(2))[-1]
+        if name.lower() in _NOT_A_NAME or len(name) < 2:
+            continue
+        word = re.escape(name)
+        declares = re.compile(rf"\b(?:def|function|func|fn|class|struct|enum|trait|interface|type|const|let|var|"
+                              rf"macro_rules!)\s+{word}\b|\bas\s+{word}\b|(?<![\w$.]){word}\s*(?::[^:=]|=(?!=))")
+        declaring = [ShownLine(span, text) for span, text in lines.items() if declares.search(text)]
+        if not declaring:
+            continue
+        named = re.compile(rf"(?<![\w$]){word}(?![\w$])")
+        if any(named.search(text) for span, text in lines.items() for place in places if within(span, place)):
+            return None
+        return name, declaring[0]
     return None
 
 

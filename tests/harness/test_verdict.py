@@ -297,6 +297,30 @@ def test_a_message_quoted_with_a_placeholder_is_held_by_the_template_that_builds
     assert not _holds(line, "could not find codec for {code}")
 
 
+WONKA = "src/operators.ts"
+WONKA_LINES = {
+    LineSpan(WONKA, 702, 702): "/** Maps emitted values using the passed reducer function.",
+    LineSpan(WONKA, 706, 706): " * @returns An {@link Operator}.",
+    LineSpan(WONKA, 710, 710): " * seed value and the first emitted value. The {@link Source} will then emit the",
+    LineSpan(WONKA, 720, 720): "function scan<In, Out>(reducer: (acc: Out, value: In) => Out, seed: Out): Operator {",
+    LineSpan(WONKA, 1461, 1461): "export { mergeAll as flatten, onPush as tap };",
+}
+
+
+def test_a_where_answer_citing_lines_that_do_not_name_the_thing_a_shown_line_declares_is_not_backed() -> None:
+    """A user's check on wonka: "Where is the tap operator defined?" answered with `scan`'s lines,
+    which name "Operator", and was backed; `onPush as tap` was shown at line 1461."""
+    question = "Where is the tap operator defined? I can't find a function called tap anywhere in the source."
+    wrong = judge("The tap operator is defined in the file src/operators.ts:702-741.", question, WONKA_LINES,
+                  paths=[WONKA], places=(LineSpan(WONKA, 702, 741),))
+    assert wrong.support is not Support.BACKED
+    assert "where: tap is declared at src/operators.ts:1461, not in the lines cited" in wrong.missing
+    assert wrong.closest[0].span == LineSpan(WONKA, 1461, 1461)
+    right = judge("`tap` is `onPush` exported under another name, at src/operators.ts:1461.", question, WONKA_LINES,
+                  paths=[WONKA], places=(LineSpan(WONKA, 1461, 1461),))
+    assert not any("is declared at" in m for m in right.missing)
+
+
 DEFU_LINES = {
     LineSpan("README.md", 106, 106): "`defuArrayFn` is similar to `defuFn` but **only applies to array values "
                                      "defined in defaults**.",
