@@ -145,3 +145,18 @@ def test_import_lists_over_several_lines_and_attributes_are_told_in_every_langua
     assert roles(rust) == [LineRole.IMPORT] * 3 + [LineRole.DECORATOR, LineRole.CODE]
     ts = chunk("a.ts", "import {\n  retry,\n} from './retry';\n/* long\n note */\nconst limit = 2;")
     assert roles(ts) == [LineRole.IMPORT] * 3 + [LineRole.COMMENT] * 2 + [LineRole.CODE]
+
+
+def test_a_gap_in_the_lines_search_code_showed_is_marked() -> None:
+    """A long chunk reaches the first prompt as its first lines and the lines past them that hold
+    the question's words (ChunkHit.focus): the lines between were never shown, and say so."""
+    lines = [TextHit(LineSpan("package.json", n, n), text) for n, text in
+             ((1, "{"), (2, '  "name": "@acme/crypto",'), (110, '  "browser": {'),
+              (111, '    "./dist/hmac.js": "./dist/hmac.browser.js"'))]
+    block = chunk_block(lines, False, lines).splitlines()
+    assert block[0] == "package.json:1-111"
+    assert block[4:6] == ["  " + prompts.OMITTED_LINES, '  "browser": {']
+    # lines the chunk has and are blank between two shown ones are no gap worth a mark
+    blank = [lines[0], TextHit(LineSpan("package.json", 3, 3), "}")]
+    whole = [*blank[:1], TextHit(LineSpan("package.json", 2, 2), ""), blank[1]]
+    assert prompts.OMITTED_LINES not in chunk_block(blank, False, whole)
