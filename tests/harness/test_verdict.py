@@ -297,6 +297,32 @@ def test_a_message_quoted_with_a_placeholder_is_held_by_the_template_that_builds
     assert not _holds(line, "could not find codec for {code}")
 
 
+PBKDF2_LINES = {
+    LineSpan("src/pbkdf2.ts", 22, 22): " * Computes the Password-Based Key Derivation Function 2.",
+    LineSpan("src/pbkdf2.ts", 24, 24): "export default function pbkdf2 (password: string, salt: string | Uint8Array, "
+                                       "iterations: number, keySize: number, hash: string): string {",
+    LineSpan("src/pbkdf2.ts", 27, 27): "  throw new InvalidParametersError(`Hash '${hash}' is not supported`)",
+    LineSpan("src/pbkdf2.ts", 40, 40): "  return base64.encode(dek).substring(1)",
+}
+
+
+def test_an_answer_to_a_question_in_two_parts_is_at_most_partly_backed() -> None:
+    """A user's check on @libp2p/crypto: "What happens if I call `pbkdf2('password', salt, 1000,
+    32, 'sha256')`? And what format does pbkdf2 return?" answered with what pbkdf2 does in general,
+    backed; three of four answers backed to two-part questions were wrong."""
+    answer = ("The function `pbkdf2` computes the Password-Based Key Derivation Function 2 and returns the "
+              "derived key as a `base64` string; it throws an error if the hash is not supported.")
+    two = judge(answer, "What happens if I call `pbkdf2('password', salt, 1000, 32, 'sha256')` from @libp2p/crypto? "
+                "And what format does pbkdf2 return?", PBKDF2_LINES)
+    assert two.support is Support.PARTLY
+    assert "an answer to each of the question's 2 parts (the lines back its words, not that)" in two.missing
+    one = judge(answer, "What format does pbkdf2 return, and when does it throw?", PBKDF2_LINES)
+    assert one.support is Support.BACKED, one
+    # a "?" inside quotes ends no part
+    quoted = judge(answer, "Which function answers 'Did you mean ...?' for pbkdf2's hash names?", PBKDF2_LINES)
+    assert not any("parts" in m for m in quoted.missing)
+
+
 WONKA = "src/operators.ts"
 WONKA_LINES = {
     LineSpan(WONKA, 702, 702): "/** Maps emitted values using the passed reducer function.",
