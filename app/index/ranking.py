@@ -106,10 +106,10 @@ def search(store: Store, query: str, limit: int, settings: Settings, references:
 
 def _focused(hit: ChunkHit, groups: dict[str, set[str]], weights: dict[str, float], shown: int) -> ChunkHit:
     """`hit` with the lines a caller shows of it (`focus`) when it is longer than the `shown` lines
-    a hit shows and some of the question's words are past them: those lines (the weightiest
-    first, each with FOCUS_CONTEXT lines around it, FOCUS_SHARE of `shown` at most), after as
-    many of its first lines as leave room, where a definition's signature, defaults and most
-    answers are. A user's check on @libp2p/crypto: "which modules are swapped for
+    a hit shows and some of the question's words are past them: those lines (first those whose
+    FOCUS_CONTEXT lines around hold the most of the words, each with those lines, FOCUS_SHARE of
+    `shown` at most), after as many of its first lines as leave room, where a definition's
+    signature, defaults and most answers are. A user's check on @libp2p/crypto: "which modules are swapped for
     browser-specific implementations?" found package.json (one 120-line chunk), whose first 60
     lines were shown and whose `"browser"` field is at lines 110-118; 14 of the three tuning sets'
     268 questions had their evidence only past the shown lines of a top-5 chunk."""
@@ -123,8 +123,11 @@ def _focused(hit: ChunkHit, groups: dict[str, set[str]], weights: dict[str, floa
     weight = [sum(weights[w] for w in {w for t in line_terms(line) if t in owner for w in owner[t]}) for line in lines]
     if not any(weight[shown:]):
         return hit
+    # a line whose neighbours hold the words too first: a field of eight `"./x.js": "./x.browser.js"`
+    # lines before three scripts that each say "browser" once
+    near = [sum(weight[max(0, i - FOCUS_CONTEXT):i + FOCUS_CONTEXT + 1]) for i in range(len(lines))]
     chosen: set[int] = set()
-    for at in sorted((i for i in range(shown, len(lines)) if weight[i] > 0), key=lambda i: (-weight[i], i)):
+    for at in sorted((i for i in range(shown, len(lines)) if weight[i] > 0), key=lambda i: (-near[i], -weight[i], i)):
         around = {i for i in range(at - FOCUS_CONTEXT, at + FOCUS_CONTEXT + 1) if shown <= i < len(lines)}
         if len(chosen | around) > FOCUS_SHARE * shown:
             break

@@ -14,8 +14,10 @@ from app.settings import Settings
 from app.workspace import Workspace
 from tests.index.conftest import write
 
-SCRIPTS = "\n".join(f'    "lint:{i}": "eslint --rule {i}",' for i in range(70))
-# one config chunk of ~90 lines (index_config_max_lines 150), its "browser" field at the end
+# scripts that say "browser" once each, five lines apart, past the first 60 lines; then the field
+SCRIPTS = "\n".join(f'    "test:{i}": "aegir test -t browser",' if i in (56, 61, 66, 71, 76) else
+                     f'    "lint:{i}": "eslint --rule {i}",' for i in range(80))
+# one config chunk of ~95 lines (index_config_max_lines 150), its "browser" field at the end
 MANIFEST = f'''{{
   "name": "@acme/crypto",
   "version": "5.0.8",
