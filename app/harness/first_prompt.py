@@ -305,7 +305,8 @@ def _marked(lines: Sequence[TextHit], texts: list[str], whole: dict[int, str]) -
     out: list[str] = []
     for index, (hit, text) in enumerate(zip(lines, texts, strict=True)):
         before = lines[index - 1].span.start_line if index else hit.span.start_line
-        if any(whole.get(n, "x" if whole else "").strip() for n in range(before + 1, hit.span.start_line)):
+        gap = range(before + 1, hit.span.start_line)
+        if whole and any(n not in whole or whole[n].strip() for n in gap):
             indent = hit.text[: len(hit.text) - len(hit.text.lstrip())]
             out.append(indent + prompts.OMITTED_LINES)
         out.append(text)

@@ -101,25 +101,23 @@ def search(store: Store, query: str, limit: int, settings: Settings, references:
                                                               _prose_room(intent, limit)))
     found = with_references(store, found, references) if references else found
     found = with_setters(store, found, query, set(words))
-    return tuple(_focused(hit, groups, weights, settings.index_hit_max_lines) for hit in found)
+    owner = _owners(groups)
+    return tuple(_focused(hit, owner, weights, settings.index_hit_max_lines) for hit in found)
 
 
-def _focused(hit: ChunkHit, groups: dict[str, set[str]], weights: dict[str, float], shown: int) -> ChunkHit:
+def _focused(hit: ChunkHit, owner: dict[str, set[str]], weights: dict[str, float], shown: int) -> ChunkHit:
     """`hit` with the lines a caller shows of it (`focus`) when it is longer than the `shown` lines
     a hit shows and some of the question's words are past them: those lines (first those whose
     FOCUS_CONTEXT lines around hold the most of the words, each with those lines, FOCUS_SHARE of
     `shown` at most), after as many of its first lines as leave room, where a definition's
-    signature, defaults and most answers are. A user's check on @libp2p/crypto: "which modules are swapped for
+    signature, defaults and most answers are (`owner`: each term the question word it counts for).
+    A user's check on @libp2p/crypto: "which modules are swapped for
     browser-specific implementations?" found package.json (one 120-line chunk), whose first 60
     lines were shown and whose `"browser"` field is at lines 110-118; 14 of the three tuning sets'
     268 questions had their evidence only past the shown lines of a top-5 chunk."""
     lines = hit.text.split("\n")
     if len(lines) <= shown or shown <= 2 * FOCUS_CONTEXT + 1:
         return hit
-    owner: dict[str, set[str]] = {}
-    for word, group in groups.items():
-        for term in group:
-            owner.setdefault(term, set()).add(word)
     weight = [sum(weights[w] for w in {w for t in line_terms(line) if t in owner for w in owner[t]}) for line in lines]
     if not any(weight[shown:]):
         return hit
@@ -176,10 +174,7 @@ def _together(store: Store, scored: dict[int, float], coverage: dict[int, float]
         f"WHERE f.rowid IN ({marks}) AND c.end - c.start >= ?",
         (*top, TOGETHER_LINES),
     )
-    owner: dict[str, set[str]] = {}  # each term: the question words it counts for
-    for word, group in groups.items():
-        for term in group:
-            owner.setdefault(term, set()).add(word)
+    owner = _owners(groups)
     spelled, terms = _spellings(owner), set(owner)
     whole = sum(weights.values()) or 1.0
     out = dict(scored)
@@ -188,6 +183,15 @@ def _together(store: Store, scored: dict[int, float], coverage: dict[int, float]
         held = _best_window(weights, words, text, owner, spelled) / whole
         out[cid] = scored[cid] * (min(held, coverage[cid]) / coverage[cid]) ** COVERAGE_POWER
     return out
+
+
+def _owners(groups: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Each term of the question's word groups: the question words it counts for."""
+    owner: dict[str, set[str]] = {}
+    for word, group in groups.items():
+        for term in group:
+            owner.setdefault(term, set()).add(word)
+    return owner
 
 
 def _spellings(wanted: Iterable[str]) -> re.Pattern:

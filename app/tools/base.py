@@ -18,8 +18,8 @@ class TextHit:
 
 @dataclass(frozen=True)
 class ChunkLines:
-    """One ranked chunk search_code found: where it is, what it is, and all its lines as data (the
-    tool's text shows at most index_hit_max_lines of them; the first prompt fits them itself)."""
+    """One ranked chunk as search_code showed it: where it is, what it is, and its lines as data
+    (at most index_hit_max_lines: its start, or the ranking's `focus` lines of a longer chunk)."""
 
     span: LineSpan
     kind: ChunkKind
