@@ -21,6 +21,7 @@ from app.harness.citations import Evidence, find_prose_citations, merge_spans
 from app.harness.headers import ECHOED
 from app.harness.verdict import (
     DEFAULT_FEATURES_QUESTION,
+    KINDS_OF_NAMES,
     NUMBER,
     PLAIN,
     URL,
@@ -230,7 +231,10 @@ def _definition_check(text: str, question: str, named: set[str], names: NameLook
     for Lazy` 17 lines below the struct the answer pointed at)."""
     if not asks_where_defined(question) or not (named or folders):
         return None
-    for name in dict.fromkeys([*mentioned_names(text)[1], *mentioned_names(question)[1], *_plain_named(question)]):
+    # the thing the question asks for by its kind first: "Where is the Sentinel metaclass that
+    # NEED_DATA, PAUSED and the state constants are built on defined?" (a user's check on h11) asks
+    # for Sentinel (h11/_util.py); "h11/_connection.py", where NEED_DATA is, had been backed
+    for name in dict.fromkeys([*_plain_named(question), *mentioned_names(text)[1], *mentioned_names(question)[1]]):
         spans = names.definitions(name)
         if not spans:
             continue
@@ -246,14 +250,14 @@ def _definition_check(text: str, question: str, named: set[str], names: NameLook
 # defined?" (a user's check on debug: the answer cited src/common.js:231-269, the end of `setup`, and
 # was backed; `function enable` is at line 162), "Where is Parse defined?".
 _PLAIN_NAMED = re.compile(
-    r"\bthe\s+([A-Za-z_]\w{2,})\s+(?:function|method|class|struct|type|macro|trait|interface|enum|constant)\b|"
+    rf"\bthe\s+([A-Za-z_]\w{{2,}})\s+(?:{KINDS_OF_NAMES})\b|"
     r"^\s*where\s+(?:is|are)\s+([A-Za-z_]\w{2,})\s+(?:defined|declared)\b", re.IGNORECASE)
 
 
 def asked_names(question: str) -> list[str]:
     """The names a "where is X defined" question asks about: written as code, or as a plain word
     with the kind of thing it is ("the enable function")."""
-    return list(dict.fromkeys([*mentioned_names(question)[1], *_plain_named(question)]))
+    return list(dict.fromkeys([*_plain_named(question), *mentioned_names(question)[1]]))
 
 
 def _plain_named(question: str) -> list[str]:

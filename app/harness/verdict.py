@@ -195,8 +195,8 @@ PLACE_WORDS = frozenset(
 WHERE_QUESTION = re.compile(r"\b(?:where|which (?:file|module|folder)|what file|defined|implemented)\b",
                             re.IGNORECASE)
 # Line references are where a claim is, not a claim: `a.py:3-9`, "lines 3-9", "line 12".
-_LINE_REFS = re.compile(r"(?<![\w])(?:lines?|L)\s*\d+(?:\s*(?:-|\u2013|to|through|and)\s*(?:line\s+)?\d+)?",
-                        re.IGNORECASE)
+_LINE_REFS = re.compile(r"(?<![\w])(?:lines?|L)\s*\d+"
+                        r"(?:\s*(?:-|\u2013|to|through|and|,\s*(?:and\s+)?)\s*(?:line\s+)?\d+)*", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -417,7 +417,9 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
         support = Support.NOT_BACKED  # a guess: see GUESSED_MAX_FOUND
     gets = _import_gets_another(answer, lines) if imports_the_package(question) else None
     if featured := _not_default_features(answer, question, {m.span: m.text for m in manifest} or lines):
-        return Verdict(Support.NOT_BACKED, (), (featured[1],) + f.closest, found, (featured[0],) + missing, doubt)
+        why, line, left_out = featured  # one left out: partly backed; one the list does not turn on: not backed
+        return Verdict(Support.PARTLY if left_out else Support.NOT_BACKED, (), (line,) + f.closest, found,
+                       (why,) + missing, doubt)
     if support is not Support.BACKED:
         if gets:  # what the way it names gets, and the field that says so, first among the lines to read
             return Verdict(support, (), _distinct((gets[1],) + f.closest)[:CLOSEST_LINES], found,
@@ -490,24 +492,34 @@ def _quantity_unstated(answer: str, question: str) -> bool:
 # answer calls default that the list does not hold makes it not backed. A user's check on hex:
 # "The Cargo features turned on by default are `std` and `serde`" was backed (serde is optional).
 DEFAULT_FEATURES_QUESTION = re.compile(r"\bfeatures?\b[^?]*\bdefault\b|\bdefault\b[^?]*\bfeatures?\b", re.IGNORECASE)
+_FEATURE_OPENED = re.compile(r'^\s*"?[\w-]+"?\s*=\s*\[[^\]]*$')
+FEATURE_LIST_LINES = 40  # a feature's list written one item a line
 _FEATURE_LIST = re.compile(r'^\s*"?([\w-]+)"?\s*=\s*\[([^\]]*)\]')
 _OPTIONAL_DEP = re.compile(r'^\s*\[(?:[\w.-]*\.)?dependencies\.([\w-]+)\]'
                            r'|^\s*([\w-]+)\s*=\s*\{[^}]*\boptional\s*=\s*true')
 
 
-def _not_default_features(answer: str, question: str, lines: dict[LineSpan, str]) -> tuple[str, ShownLine] | None:
+def _not_default_features(answer: str, question: str,
+                          lines: dict[LineSpan, str]) -> tuple[str, ShownLine, bool] | None:
     """A feature the answer says is on by default that Cargo.toml's shown `default` list does not turn
-    on: what the list turns on, and its line; None when the question asks no such thing or the list
+    on, or one the list turns on that the answer does not name: what the list turns on, its line,
+    and whether the answer only left one out; None when the question asks no such thing or the list
     is not shown."""
     if not DEFAULT_FEATURES_QUESTION.search(question):
         return None
     lists: dict[str, tuple[list[str], LineSpan]] = {}  # [features]: name -> (what it turns on, its line)
     names: set[str] = set()  # features and optional dependencies
     section = ""
-    for span in sorted(s for s in lines if s.path.rsplit("/", 1)[-1] == "Cargo.toml"):
+    manifest = sorted(s for s in lines if s.path.rsplit("/", 1)[-1] == "Cargo.toml")
+    for at, span in enumerate(manifest):
         text = lines[span]
         if head := re.match(r"^\s*\[([^\]]+)\]", text):
             section = head[1].strip()
+        if section == "features" and _FEATURE_OPENED.match(text):  # `default = [` and a line an item
+            for later in manifest[at + 1:at + 1 + FEATURE_LIST_LINES]:
+                text += " " + lines[later]
+                if "]" in lines[later]:
+                    break
         if section == "features" and (m := _FEATURE_LIST.match(text)):
             lists[m[1]] = (re.findall(r'"(?:dep:)?([\w-]+)[^"]*"', m[2]), span)
         elif "dependencies" in section and (m := _OPTIONAL_DEP.match(text)):
@@ -526,9 +538,14 @@ def _not_default_features(answer: str, question: str, lines: dict[LineSpan, str]
     said = {w for sentence in _CLAUSE_END.split(answer) if re.search(r"\bdefault\b", sentence, re.IGNORECASE)
             and not re.search(r"\b(?:not|disabled|off)\b", sentence, re.IGNORECASE)
             for w in re.findall(r"[\w-]+", sentence) if w in names}
-    if said - on:
+    # each feature the list turns on named somewhere in the answer: an answer that leaves one out is
+    # no answer to "which" (a user's check on textwrap: "unicode-linebreak" and "unicode-width" from
+    # the crate docs, under a "Default Features" heading, and `smawk` left out, was backed)
+    named = {w for w in re.findall(r"[\w-]+", answer) if w in names}
+    left_out = not set(lists["default"][0]) <= named
+    if said - on or left_out:
         return (f"the default features Cargo.toml lists: {', '.join(sorted(on)) or 'none'} ({span})",
-                ShownLine(span, lines[span]))
+                ShownLine(span, lines[span]), not said - on)
     return None
 
 
@@ -882,6 +899,8 @@ def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[Li
         listing, extra = beyond
         where = f"{listing[0].span.path}:{listing[0].span.start_line}"
         return listing, f"{', '.join(extra)} (not in the list at {where})", ""
+    if asked := _mechanism_apart(question, backing, lines):
+        return (), f"{asked} itself: no line that backs the answer names it or is near a line that does", ""
     if other := _about_a_shorter_name(answer, question, backing):
         said, asked = other
         return (), f"{asked} itself: the answer and its lines are about {said}", said.lower()
@@ -889,6 +908,35 @@ def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[Li
         where = f"{backing[0].span.path}:{backing[0].span.start_line}"
         return (backing[0],), f"{longer[1]} itself: the line at {where} is about {longer[0]}", ""
     return None
+
+
+# How far (in lines of one file) a how or why answer's backing may be from a line naming the code
+# name the question asks about: within its definition, or a short one beside it.
+MECHANISM_WINDOW = 30
+
+
+def _mechanism_apart(question: str, backing: tuple[ShownLine, ...], lines: dict[LineSpan, str]) -> str | None:
+    """A how or why question about a code name of several parts (`whitespace_width`), answered
+    with backing lines none of which names it or lies within MECHANISM_WINDOW lines of a line that
+    does: the name. A user's check on textwrap: "Why does Word's whitespace_width just return the
+    byte length ...?" answered with the crate docs on display widths (the unicode-width feature,
+    `é` is two bytes) and was backed by those docs and a test's `display_width("Café Plain")`, 90
+    lines from `fn whitespace_width`."""
+    if not backing or not MECHANISM_QUESTION.search(question):
+        return None
+    names = list(dict.fromkeys(_CODE_NAME.findall(question)))
+    if not names:
+        return None
+    naming = [span for span, text in lines.items() if any(name.lower() in text.lower() for name in names)]
+    for line in backing:
+        if any(span.path == line.span.path and abs(span.start_line - line.span.start_line) <= MECHANISM_WINDOW
+               for span in naming):
+            return None
+    return names[0]
+
+
+# A name written as code: with an inner capital (`ExecuteC`, `TraverseChildren`) or an underscore.
+_CODE_NAME = re.compile(r"(?<![\w.])(?:[A-Za-z][a-z0-9]+[A-Z]\w*|[A-Za-z][A-Za-z0-9]*_\w+)(?![\w])")
 
 
 _QUOTED_TEXT = re.compile(r"`[^`]*`|\"[^\"]*\"|(?<![\w])'[^']*'(?![\w])")
@@ -906,11 +954,13 @@ def _question_parts(question: str) -> int:
     return sum(len(WORD.findall(part)) >= 3 for part in plain.split("?")[:-1])
 
 
-# The thing a where question names: a name in backticks, or the word before what kind of thing it
-# is ("the tap operator", "the retry helper").
+# What kind of thing a question may say a name is ("the tap operator", "the Sentinel metaclass"):
+# the word before it is the name (here and in grounding's where-defined check).
+KINDS_OF_NAMES = ("operator|function|method|class|metaclass|type|hook|helper|constant|macro|struct|trait|"
+                  "interface|enum|decorator")
+# The thing a where question names: a name in backticks, or the word before what kind of thing it is.
 _ASKED_NAME = re.compile(r"`([A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*)(?:\(\))?`|\b([A-Za-z_$][\w$]*)\s+"
-                         r"(?:operator|function|method|class|type|hook|helper|constant|macro|struct|trait|"
-                         r"interface|enum|decorator)s?\b", re.IGNORECASE)
+                         rf"(?:{KINDS_OF_NAMES})s?\b", re.IGNORECASE)
 _NOT_A_NAME = ASKING | PLAIN | frozenset("a an the this that same each every another some any its their base".split())
 
 

@@ -13,6 +13,7 @@ the definition under it: the comment holds the question's words, the code the an
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
 from app.index.store import Store
@@ -87,10 +88,29 @@ def statement_end(lines: list[str], first: int) -> int:
     """The last line of the statement starting at `first`: where its brackets close."""
     depth = 0
     for i in range(first, min(len(lines), first + STATEMENT_MAX_LINES)):
-        depth += sum(lines[i].count(c) for c in _OPEN) - sum(lines[i].count(c) for c in _CLOSE)
+        depth += bracket_depth(lines[i])
         if depth <= 0:
             return i
     return min(len(lines), first + STATEMENT_MAX_LINES) - 1
+
+
+def closing_lines(lines: Sequence[str], first: int, last: int, limit: int) -> list[int]:
+    """The rows after `last` up to the one that closes the brackets rows `first`..`last` leave open
+    (a list or table: `default = [` and its items); [] when nothing is left open or it does not
+    close within `limit` rows."""
+    depth = sum(bracket_depth(line) for line in lines[first:last + 1])
+    more: list[int] = []
+    for row in range(last + 1, min(len(lines), last + 1 + limit)):
+        if depth <= 0:
+            break
+        more.append(row)
+        depth += bracket_depth(lines[row])
+    return more if depth <= 0 else []
+
+
+def bracket_depth(text: str) -> int:
+    """Brackets a line opens less those it closes (strings and comments not told apart)."""
+    return sum(text.count(c) for c in _OPEN) - sum(text.count(c) for c in _CLOSE)
 
 
 def overlap(a: ChunkHit, b: ChunkHit) -> bool:

@@ -200,6 +200,11 @@ _SYNONYMS = (
     ("callback", "handler"),
     ("retry", "retries"),
     ("start", "begin"),
+    # a measure's adjective and its noun, which stemming does not join: "How deep does qs.parse
+    # nest objects by default?" is answered by `depth: 5,` (tuning3's qs-01; the line was cut from
+    # the first prompt as holding no question word, and the model gave parameterLimit's 1000)
+    ("deep", "depth"),
+    ("wide", "width"),
 )
 _RELATED: dict[str, tuple[str, ...]] = {}
 for _group in _SYNONYMS:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.harness.citations import Evidence, find_prose_citations
-from app.harness.grounding import NameLookup, Support, check_answer, mentioned_names
+from app.harness.grounding import NameLookup, Support, asked_names, check_answer, mentioned_names
 from app.harness.verdict import ShownLine
 from app.tools.base import TextHit
 from app.values import LineSpan
@@ -140,6 +140,26 @@ def test_prose_citations_in_the_forms_models_write() -> None:
         (found,) = find_prose_citations(text)
         assert (found.path, found.start_line, found.end_line) == (path, start, end), text
     assert find_prose_citations("README.md:202-220 and 5 lines") == []
+    # a list of lines and ranges before the path: each is a citation (a user's check on google/uuid:
+    # "294" of "the lines 23 and 283-294 of the uuid.go file" was checked as a value the answer gave)
+    listed = find_prose_citations("This is found in the lines 23 and 283-294 of the uuid.go file.")
+    assert [(c.path, c.start_line, c.end_line) for c in listed] == [("uuid.go", 23, 23), ("uuid.go", 283, 294)]
+    listed = find_prose_citations("see lines 5, 7, and 10 to 12 in `foo.py`")
+    assert [(c.start_line, c.end_line) for c in listed] == [(5, 5), (7, 7), (10, 12)]
+
+
+def test_the_numbers_of_a_list_of_lines_are_no_claims() -> None:
+    """The answer of 256 bytes was right, but "294" from its line list was a value found nowhere,
+    and with the model unsure of 256 the answer was called a guess (not backed)."""
+    lines = {("uuid.go", 37): "const randPoolSize = 16 * 16 // 256 bytes"}
+    ev = evidence(lines)
+    lookup = NameLookup(lambda p: p == "uuid.go", lambda s: False, lambda p: "uuid.go" if p == "uuid.go" else None,
+                        lambda span: tuple(ShownLine(LineSpan("uuid.go", n, n), "x") for n in
+                                           range(span.start_line, min(span.end_line, 294) + 1)))
+    answer = "The pool holds 256 bytes. This is found in the lines 23 and 283-294 of the uuid.go file."
+    check = check_answer(answer, "How many bytes does the randomness pool hold?", (), ev, lookup, 10, 5)
+    assert not any("294" in m or "283" in m for m in check.verdict.missing), check.verdict.missing
+    assert "256" in check.verdict.found
 
 
 def _load_config_defined_in_config_py() -> tuple[Evidence, NameLookup]:
@@ -348,6 +368,33 @@ def test_a_where_answer_citing_other_lines_of_the_right_file_is_partly_backed() 
     # asked where it is implemented for a type, the table's definition decides nothing
     assert check_answer("See src/common.js:231-269.", "Which file implements the enable function for Node?",
                         (LineSpan("src/common.js", 231, 269),), ev, lookup, 10, 5).verdict.missing == ()
+
+
+def test_a_where_question_asks_for_the_thing_it_names_by_its_kind_not_the_names_around_it() -> None:
+    """A user's check on h11: "Where is the Sentinel metaclass that NEED_DATA, PAUSED and the state
+    constants are built on defined?" answered h11/_connection.py (where NEED_DATA and PAUSED are
+    made with it) and was backed by `class NEED_DATA(Sentinel, metaclass=Sentinel):`, found as the
+    definition the question described; `class Sentinel(type):` is in h11/_util.py."""
+    source = {("h11/_util.py", 115): "class Sentinel(type):",
+              ("h11/_connection.py", 40): "class NEED_DATA(Sentinel, metaclass=Sentinel):",
+              ("h11/_connection.py", 44): "class PAUSED(Sentinel, metaclass=Sentinel):"}
+    ev = evidence(source)
+    table = {"Sentinel": (LineSpan("h11/_util.py", 115, 130),), "NEED_DATA": (LineSpan("h11/_connection.py", 40, 41),),
+             "PAUSED": (LineSpan("h11/_connection.py", 44, 45),)}
+    lookup = NameLookup(lambda p: p in ("h11/_util.py", "h11/_connection.py"), lambda s: s in table,
+                        lambda p: p if p in ("h11/_util.py", "h11/_connection.py") else None,
+                        lambda span: (ShownLine(span, source[(span.path, span.start_line)]),),
+                        lambda name: table.get(name, ()),
+                        definition_names=lambda: tuple((spans[0].path, name) for name, spans in table.items()))
+    question = "Where is the Sentinel metaclass that NEED_DATA, PAUSED and the state constants are built on defined?"
+    wrong = check_answer("The Sentinel metaclass is defined in the `h11/_connection.py` file, lines 39-44.",
+                         question, (), ev, lookup, 10, 5)
+    assert wrong.support is Support.NOT_BACKED, wrong.verdict
+    assert "Sentinel in the file named" in wrong.verdict.missing
+    assert wrong.verdict.closest[0].span == LineSpan("h11/_util.py", 115, 115)
+    right = check_answer("The Sentinel metaclass is defined in `h11/_util.py`.", question, (), ev, lookup, 10, 5)
+    assert right.support is Support.BACKED, right.verdict
+    assert asked_names(question)[0] == "Sentinel"
 
 
 def test_a_file_inside_quoted_code_is_no_file_the_answer_names() -> None:

@@ -160,3 +160,37 @@ def test_a_gap_in_the_lines_search_code_showed_is_marked() -> None:
     blank = [lines[0], TextHit(LineSpan("package.json", 3, 3), "}")]
     whole = [*blank[:1], TextHit(LineSpan("package.json", 2, 2), ""), blank[1]]
     assert prompts.OMITTED_LINES not in chunk_block(blank, False, whole)
+
+
+def test_a_line_holding_the_question_s_words_is_shown_with_the_list_it_opens():
+    """A user's check on textwrap: Cargo.toml's `default = [` list, one feature a line, was cut two
+    lines after the word line, and "smawk" was left out of the prompt and the answer."""
+    rows = [f'dep{i} = "0.{i}"' for i in range(40)] + [
+        "[features]", "default = [", '    "unicode-linebreak",', '    "unicode-width",', '    "smawk",', "]",
+        "unicode-linebreak = []"]
+    toml = chunk("Cargo.toml", "\n".join(rows), kind=ChunkKind.CONFIG)
+    (piece,) = fit_chunks([toml], "Which Cargo features are enabled by default?", 2000, words, render)
+    text = render(piece)
+    assert '"smawk",' in text and text.count("]") >= 2
+    # a list that does not close within CLOSE_MAX_LINES is not followed
+    rows = rows[:42] + [f'    "f{i}",' for i in range(20)] + ["]"]
+    (piece,) = fit_chunks([chunk("Cargo.toml", "\n".join(rows), kind=ChunkKind.CONFIG)],
+                          "Which Cargo features are enabled by default?", 2000, words, render)
+    assert '"f10",' not in render(piece)
+
+
+def test_how_deep_meets_depth_and_how_wide_meets_width():
+    """tuning3's qs-01, "How deep does qs.parse nest objects by default?": `depth: 5,` in the defaults
+    object held no question word and was cut, `parameterLimit: 1000,` beside `parseArrays` was kept,
+    and the model answered 1000."""
+    rows = ["var defaults = {"] + [f"    option{i}: false," for i in range(12)] + [
+        "    depth: 5,", "    delimiter: '&',", "    duplicates: 'combine',", "    ignoreQueryPrefix: false,",
+        "    interpretNumericEntities: false,", "    parameterLimit: 1000,", "    parseArrays: true,",
+        "    plainObjects: false,"] + [f"    other{i}: true," for i in range(12)] + ["};"]
+    defaults = chunk("lib/parse.js", "\n".join(rows), kind=ChunkKind.CODE)
+    (piece,) = fit_chunks([defaults], "How deep does qs.parse nest objects by default?", 2000, words, render)
+    assert "depth: 5," in render(piece)
+    width = chunk("lib/help.js", "\n".join(rows[:13] + ["    const helpWidth = helper.helpWidth || 80;"] + rows[13:]),
+                  kind=ChunkKind.CODE)
+    (piece,) = fit_chunks([width], "How wide is the help text?", 2000, words, render)
+    assert "helpWidth || 80" in render(piece)

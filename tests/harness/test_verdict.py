@@ -1252,6 +1252,53 @@ def test_default_cargo_features_are_the_default_list_and_what_it_turns_on() -> N
     assert judge(wrong, asked, lines, manifest=manifest).missing[0] == verdict.missing[0]
 
 
+def test_default_cargo_features_written_one_a_line_and_one_left_out() -> None:
+    """A user's check on textwrap: "Which Cargo features are enabled by default?" answered with the
+    crate docs' "Default Features" list, `unicode-linebreak` and `unicode-width`, and was backed;
+    Cargo.toml's `default = [` list, one item a line, also holds `smawk`. An answer that leaves a
+    default feature out is partly backed (one the list does not turn on: not backed, as before)."""
+    toml = ["[dependencies.smawk]", "version = \"0.3.1\"", "optional = true", "[features]", "default = [",
+            '    "unicode-linebreak",', '    "unicode-width",', '    "smawk",', "]", "unicode-linebreak = []",
+            "unicode-width = []", "terminal_size = []"]
+    lines = {LineSpan("Cargo.toml", n, n): text for n, text in enumerate(toml, start=58)}
+    lines[LineSpan("src/lib.rs", 119, 119)] = "//! * `unicode-linebreak`: enables finding words using the"
+    lines[LineSpan("src/lib.rs", 127, 127)] = "//! * `unicode-width`: enables correct width computation"
+    asked = "Which Cargo features are enabled by default in textwrap?"
+    short = "The default features are `unicode-linebreak` and `unicode-width` (src/lib.rs:119-127)."
+    verdict = judge(short, asked, lines)
+    assert verdict.support is Support.PARTLY, verdict
+    assert verdict.missing[0] == ("the default features Cargo.toml lists: smawk, unicode-linebreak, unicode-width "
+                                  "(Cargo.toml:62)")
+    assert verdict.closest[0].span == LineSpan("Cargo.toml", 62, 62)
+    beyond = "The default features are `unicode-linebreak`, `unicode-width`, `smawk` and `terminal_size`."
+    assert judge(beyond, asked, lines).support is Support.NOT_BACKED
+    whole = "The default features are `unicode-linebreak`, `unicode-width` and `smawk` (Cargo.toml:62-66)."
+    assert not judge(whole, asked, lines).missing
+
+
+def test_a_how_or_why_answer_is_backed_at_the_name_it_asks_about() -> None:
+    """A user's check on textwrap: "Why does Word's whitespace_width just return the byte length
+    ...?" answered with the crate docs on display widths and was backed by them and a test 90 lines
+    from `fn whitespace_width`; the answer (the unicode-width feature) was wrong. A how or why
+    question about a code name is backed only by lines that name it or lie near a line that does."""
+    lines = {LineSpan("src/lib.rs", 59, 59): "//! byte when UTF-8 encoded: `é` is `0xc3 0xa9` (two bytes) and `⚙` is",
+             LineSpan("src/lib.rs", 61, 61): "//! `0xe2 0x9a 0x99` (three bytes) in UTF-8, respectively.",
+             LineSpan("src/core.rs", 313, 313): "    fn whitespace_width(&self) -> f64 {",
+             LineSpan("src/core.rs", 314, 314): "        self.whitespace.len() as f64",
+             LineSpan("src/core.rs", 405, 405): '        assert_eq!(display_width("Café Plain"), 10);'}
+    asked = ("Why does Word's whitespace_width just return the byte length of its whitespace string instead of "
+             "computing a display width?")
+    docs = ("Because `é` is `0xc3 0xa9` (two bytes) and `⚙` is `0xe2 0x9a 0x99` (three bytes) in UTF-8, "
+            "respectively (src/lib.rs:59-61).")
+    verdict = judge(docs, asked, lines)
+    assert verdict.support is Support.PARTLY, verdict
+    assert verdict.missing[-1].startswith("whitespace_width itself")
+    # backed when a line naming it, or near one, backs it; and a question naming no code is left alone
+    near = {**lines, LineSpan("src/lib.rs", 62, 62): "//! See `Word::whitespace_width`."}
+    assert judge(docs, asked, near).support is Support.BACKED
+    assert judge(docs, "Why does a word's width count bytes, not columns?", lines).support is Support.BACKED
+
+
 def test_where_the_code_does_something_is_not_backed_by_docs_alone() -> None:
     """A user's check on yargs-parser: "..., where does it get split into separate arguments?"
     answered "by `require('yargs-parser').detailed(args, opts={})`" and was backed by README lines
