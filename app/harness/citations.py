@@ -176,22 +176,21 @@ def read_args_for(span: LineSpan) -> str:
 # src/app.py (lines 12–30)", "lines 3-9 of src/app.py", "src/app.py#L12-L30". The path is as written
 # (often a bare file name); the caller resolves it against the workspace.
 _PROSE_PATH = r"`?(?P<path§>(?:[\w@+~.\-]+/)*[\w@+~\-][\w@+~.\-]*\.[A-Za-z][A-Za-z0-9_]*)`?"
-_RANGE = (r"(?:starting\s+)?(?:(?:at|on|in|from)\s+)?lines?\s+(?P<start§>\d{1,7})"
-          r"(?:\s*(?:-|\u2013|\u2014|to|through|and)\s*(?:line\s+)?(?P<end§>\d{1,7}))?(?![\w])")
-# Before the path, a list: "lines 23 and 283-294 of the uuid.go file" (a user's check on google/uuid:
-# "294" was read as a value the answer stated, and the answer of 256 bytes was not backed).
-_SPAN = r"\d{1,7}(?:\s*(?:-|\u2013|\u2014|to|through)\s*\d{1,7})?"
+# Lines are a list, one citation a range: "lines 23 and 283-294 of the uuid.go file" (a user's check
+# on google/uuid: "294" was read as a value the answer stated, and the answer of 256 bytes was not
+# backed), "`a.py`, lines 5, 7 and 10-12".
+_SPAN = r"\d{1,7}(?:\s*(?:-|\u2013|\u2014|to|through)\s*(?:line\s+)?\d{1,7})?"
 _RANGES = (r"(?:starting\s+)?(?:(?:at|on|in|from)\s+)?(?:the\s+)?lines?\s+"
-           rf"(?P<list3>{_SPAN}(?:\s*(?:,\s*(?:and\s+)?|and\s+)(?:line\s+)?{_SPAN})*)(?![\w])")
+           rf"(?P<list§>{_SPAN}(?:\s*(?:,\s*(?:and\s+)?|and\s+)(?:lines?\s+)?{_SPAN})*)(?![\w])")
 PROSE_CITATION_RE = re.compile(
     "(?<![\\w/.\\-])(?:"
     + _PROSE_PATH.replace("§", "1") + r"#L(?P<start1>\d{1,7})(?:-L?(?P<end1>\d{1,7}))?(?![\w])"
     + "|" + _PROSE_PATH.replace("§", "2") + r"(?:[ \t]+(?:file|module))?[ \t]*[,(]?[ \t]*"
     + r"(?:(?:it|this|which)\s+(?:is|are)\s+)?(?:(?:located|defined|found|implemented)\s+)?"
-    + _RANGE.replace("§", "2")
-    + "|" + _RANGES + r"\s+(?:of|in)\s+(?:the\s+)?(?:file\s+)?" + _PROSE_PATH.replace("§", "3")
+    + _RANGES.replace("§", "2")
+    + "|" + _RANGES.replace("§", "3") + r"\s+(?:of|in)\s+(?:the\s+)?(?:file\s+)?" + _PROSE_PATH.replace("§", "3")
     + ")", re.IGNORECASE)
-_ONE_RANGE = re.compile(r"(\d{1,7})(?:\s*(?:-|\u2013|\u2014|to|through)\s*(\d{1,7}))?")
+_ONE_RANGE = re.compile(r"(\d{1,7})(?:\s*(?:-|\u2013|\u2014|to|through)\s*(?:line\s+)?(\d{1,7}))?")
 
 
 @dataclass(frozen=True)
@@ -210,10 +209,10 @@ def find_prose_citations(text: str) -> list[ProseCitation]:
     found = []
     for m in PROSE_CITATION_RE.finditer(text):
         n = next(i for i in (1, 2, 3) if m.group(f"path{i}"))
-        if n == 3:  # a list of lines and ranges before the path: one citation each
-            ranges = [(int(a), int(b or a)) for a, b in _ONE_RANGE.findall(m.group("list3"))]
-        else:
-            ranges = [(int(m.group(f"start{n}")), int(m.group(f"end{n}") or m.group(f"start{n}")))]
+        if n == 1:
+            ranges = [(int(m.group("start1")), int(m.group("end1") or m.group("start1")))]
+        else:  # a list of lines and ranges: one citation each
+            ranges = [(int(a), int(b or a)) for a, b in _ONE_RANGE.findall(m.group(f"list{n}"))]
         found += [ProseCitation(m.group(f"path{n}"), min(first, last), max(first, last), m.start(), m.end())
                   for first, last in ranges]
     return found

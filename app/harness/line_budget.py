@@ -60,6 +60,11 @@ _IMPORT = re.compile(
     r"use\s+[\w:{}, ]+(;|\{\s*$)|package\s+\w+|(var|let|const)\s+[\w{}\s,]+=\s*require\(['\"][^'\"]+['\"]\)[;,]?\s*$)"
 )
 _COMMENT_START = ("#", "//", "/*", "*", "--", ";;")
+
+
+def is_import(line: str) -> bool:
+    """An import, include, use or require line."""
+    return bool(_IMPORT.match(line))
 _DOC_QUOTES = ('"""', "'''")
 
 

@@ -46,7 +46,7 @@ from enum import Enum
 
 from app.harness import certainty
 from app.harness.certainty import Certainty
-from app.harness.line_budget import is_comment
+from app.harness.line_budget import is_comment, is_import
 from app.index.intent import (
     IMPORT_WAYS,
     describes_project,
@@ -899,6 +899,8 @@ def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[Li
         listing, extra = beyond
         where = f"{listing[0].span.path}:{listing[0].span.start_line}"
         return listing, f"{', '.join(extra)} (not in the list at {where})", ""
+    if MECHANISM_QUESTION.search(question) and backing and all(_names_only(b.text) for b in backing):
+        return (), "how: the lines backing it only import, export or declare names, not what the code does", ""
     if asked := _mechanism_apart(question, backing, lines):
         return (), f"{asked} itself: no line that backs the answer names it or is near a line that does", ""
     if other := _about_a_shorter_name(answer, question, backing):
@@ -908,6 +910,21 @@ def _kept_from_backed(answer: str, question: str, claims: Claims, lines: dict[Li
         where = f"{backing[0].span.path}:{backing[0].span.start_line}"
         return (backing[0],), f"{longer[1]} itself: the line at {where} is about {longer[0]}", ""
     return None
+
+
+# A line that only names things: an import or re-export (`from cattrs.dispatch import FunctionDispatch,
+# MultiStrategyDispatch`, `__all__ = [...]`, `export { a, b } from`, `module.exports = {`) or a bare
+# definition head (`class FunctionDispatch:`). A user's check on cattrs: "How does
+# MultiStrategyDispatch pick the hook ...?" answered with the wrong order and was backed by a shim's
+# import and `__all__` lines and a class line.
+_NAMES_ONLY = re.compile(r"^\s*(?:__all__\s*[:=+]|export\s*(?:\*|\{)|module\.exports\s*=\s*\{?\s*$|"
+                         r"(?:(?:export|pub(?:\([\w:]+\))?|public|abstract|final)\s+)*"
+                         r"(?:class|struct|trait|interface|enum)\s+[\w$]+(?:<[^>]*>)?\s*(?:\([^)]*\))?"
+                         r"(?:\s+(?:extends|implements)\s+[\w$.<>, ]+)?\s*[:{]?\s*$)")
+
+
+def _names_only(line: str) -> bool:
+    return is_import(line) or bool(_NAMES_ONLY.match(line))
 
 
 # How far (in lines of one file) a how or why answer's backing may be from a line naming the code

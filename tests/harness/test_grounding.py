@@ -146,6 +146,8 @@ def test_prose_citations_in_the_forms_models_write() -> None:
     assert [(c.path, c.start_line, c.end_line) for c in listed] == [("uuid.go", 23, 23), ("uuid.go", 283, 294)]
     listed = find_prose_citations("see lines 5, 7, and 10 to 12 in `foo.py`")
     assert [(c.start_line, c.end_line) for c in listed] == [(5, 5), (7, 7), (10, 12)]
+    listed = find_prose_citations("in `src/a.py`, lines 12 and 30")  # after the path too: two lines, not 12-30
+    assert [(c.path, c.start_line, c.end_line) for c in listed] == [("src/a.py", 12, 12), ("src/a.py", 30, 30)]
 
 
 def test_the_numbers_of_a_list_of_lines_are_no_claims() -> None:

@@ -1299,6 +1299,27 @@ def test_a_how_or_why_answer_is_backed_at_the_name_it_asks_about() -> None:
     assert judge(docs, "Why does a word's width count bytes, not columns?", lines).support is Support.BACKED
 
 
+def test_a_how_answer_is_not_backed_by_lines_that_only_name_things() -> None:
+    """A user's check on cattrs: "How does MultiStrategyDispatch pick the hook to use for a given
+    type?" answered with the wrong order and was backed by a shim's import and `__all__` lines and a
+    class line: lines that name the thing say nothing of how it works."""
+    shim = "from cattrs.dispatch import FunctionDispatch, MultiStrategyDispatch"
+    lines = {LineSpan("src/cattr/dispatch.py", 1, 1): shim,
+             LineSpan("src/cattr/dispatch.py", 3, 3): '__all__ = ["FunctionDispatch", "MultiStrategyDispatch"]',
+             LineSpan("src/cattrs/dispatch.py", 31, 31): "class FunctionDispatch:",
+             LineSpan("README.md", 40, 40): "The converter picks a hook by a direct dispatch first, after that"}
+    asked = "How does MultiStrategyDispatch pick the hook to use for a given type?"
+    answer = "MultiStrategyDispatch picks the hook with `FunctionDispatch` after a direct dispatch first."
+    verdict = judge(answer, asked, lines)
+    assert verdict.support is Support.PARTLY, verdict
+    assert verdict.missing[-1].startswith("how: the lines backing it only import"), verdict.missing
+    # a line of the code that does it backs it
+    code = {LineSpan("README.md", 40, 40): lines[LineSpan("README.md", 40, 40)],
+            LineSpan("src/cattrs/dispatch.py", 120, 120): "        # MultiStrategyDispatch: FunctionDispatch after the "
+            "direct dispatch"}
+    assert judge(answer, asked, code).support is Support.BACKED
+
+
 def test_where_the_code_does_something_is_not_backed_by_docs_alone() -> None:
     """A user's check on yargs-parser: "..., where does it get split into separate arguments?"
     answered "by `require('yargs-parser').detailed(args, opts={})`" and was backed by README lines
