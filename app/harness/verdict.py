@@ -924,6 +924,7 @@ _NAMES_ONLY = re.compile(r"^\s*(?:__all__\s*[:=+]|export\s*(?:\*|\{)|module\.exp
 
 
 def _names_only(line: str) -> bool:
+    """The line imports, exports or declares names and does nothing else (see _NAMES_ONLY)."""
     return is_import(line) or bool(_NAMES_ONLY.match(line))
 
 
@@ -933,12 +934,12 @@ MECHANISM_WINDOW = 30
 
 
 def _mechanism_apart(question: str, backing: tuple[ShownLine, ...], lines: dict[LineSpan, str]) -> str | None:
-    """A how or why question about a code name of several parts (`whitespace_width`), answered
-    with backing lines none of which names it or lies within MECHANISM_WINDOW lines of a line that
-    does: the name. A user's check on textwrap: "Why does Word's whitespace_width just return the
-    byte length ...?" answered with the crate docs on display widths (the unicode-width feature,
-    `é` is two bytes) and was backed by those docs and a test's `display_width("Café Plain")`, 90
-    lines from `fn whitespace_width`."""
+    """A how or why question about a name written as code (`_CODE_NAME`: `whitespace_width`,
+    `ExecuteC`), answered with backing lines none of which names one of them or lies within
+    MECHANISM_WINDOW lines of a shown line that does: the first such name. A user's check on
+    textwrap: "Why does Word's whitespace_width just return the byte length ...?" answered with the
+    crate docs on display widths (the unicode-width feature, `é` is two bytes) and was backed by
+    those docs and a test's `display_width("Café Plain")`, 90 lines from `fn whitespace_width`."""
     if not backing or not MECHANISM_QUESTION.search(question):
         return None
     names = list(dict.fromkeys(_CODE_NAME.findall(question)))
