@@ -1551,10 +1551,26 @@ def _holds(line: str, claim: str) -> bool:
     # (a user's check on @helia/utils: "Could not load codec for {code}", right, partly backed)
     if "{" in claim and "${" in line and claim in line.replace("${", "{"):
         return True
+    if (claim.startswith("[") and line.lstrip().startswith("[") and (table := _table_path(claim))
+            and _table_path(line.strip())[:len(table)] == table):  # a TOML table by its path
+        return True
     if raised := _RAISED.fullmatch(claim):  # `ValueError: message`, as a traceback writes what the line raises
         return _whole(line, raised.group(1)) and raised.group(2).strip() in line
     bare = _DECLARED.sub("", claim, count=1)
     return bare != claim and _SPACED_CODE.search(bare) is not None and _holds(line, bare)
+
+
+def _table_path(text: str) -> tuple[str, ...]:
+    """A TOML table's path as its parts, however the brackets and quotes are written: the model's
+    `[target."cfg(windows)"].dependencies` is the table `[target."cfg(windows)".dependencies.winapi]`
+    begins with (a user's check on walkdir: the right answer was partly backed, that claim "in no
+    line"); () for text that is not one."""
+    if not re.fullmatch(r"\[+[^\[\]]+\]+(?:\.[\w-]+)*\s*", text):
+        return ()
+    return tuple(part.strip('"').strip("'") for part in _TABLE_PART.findall(text.replace("[", "").replace("]", "")))
+
+
+_TABLE_PART = re.compile(r'"[^"]*"|\'[^\']*\'|[^.\s"\']+')
 
 
 # A version is written as a tuple too: "Unicode 15.0.0" by `UNICODE_VERSION: (u8, u8, u8) = (15, 0,

@@ -1320,6 +1320,23 @@ def test_a_how_answer_is_not_backed_by_lines_that_only_name_things() -> None:
     assert judge(answer, asked, code).support is Support.BACKED
 
 
+def test_a_toml_table_is_held_by_its_path_however_the_answer_brackets_it() -> None:
+    """A user's check on walkdir: the right "`winapi` and `winapi-util` ... in the
+    `[target."cfg(windows)"].dependencies` section" was partly backed, that claim "in no line"; the
+    lines are `[target."cfg(windows)".dependencies.winapi]` and `...winapi-util]`."""
+    lines = {LineSpan("Cargo.toml", 31, 31): '[target."cfg(windows)".dependencies.winapi]',
+             LineSpan("Cargo.toml", 32, 32): 'version = "0.3"',
+             LineSpan("Cargo.toml", 35, 35): '[target."cfg(windows)".dependencies.winapi-util]',
+             LineSpan("Cargo.toml", 36, 36): 'version = "0.1.1"'}
+    asked = "Which dependencies does walkdir add only when building for Windows?"
+    answer = 'It adds `winapi` and `winapi-util`, in the `[target."cfg(windows)"].dependencies` section.'
+    verdict = judge(answer, asked, lines)
+    assert verdict.support is Support.BACKED, verdict
+    # another table is not it
+    other = answer.replace('[target."cfg(windows)"].dependencies', "[target.'cfg(unix)'].dependencies")
+    assert "[target.'cfg(unix)'].dependencies" in judge(other, asked, lines).missing
+
+
 def test_where_the_code_does_something_is_not_backed_by_docs_alone() -> None:
     """A user's check on yargs-parser: "..., where does it get split into separate arguments?"
     answered "by `require('yargs-parser').detailed(args, opts={})`" and was backed by README lines
