@@ -179,7 +179,8 @@ _PROSE_PATH = r"`?(?P<path§>(?:[\w@+~.\-]+/)*[\w@+~\-][\w@+~.\-]*\.[A-Za-z][A-Z
 # Lines are a list, one citation a range: "lines 23 and 283-294 of the uuid.go file" (a user's check
 # on google/uuid: "294" was read as a value the answer stated, and the answer of 256 bytes was not
 # backed), "`a.py`, lines 5, 7 and 10-12".
-_SPAN = r"\d{1,7}(?:\s*(?:-|\u2013|\u2014|to|through)\s*(?:line\s+)?\d{1,7})?"
+_TO = r"\s*(?:-|\u2013|\u2014|to|through)\s*(?:line\s+)?"  # between a range's first and last line
+_SPAN = rf"\d{{1,7}}(?:{_TO}\d{{1,7}})?"
 _RANGES = (r"(?:starting\s+)?(?:(?:at|on|in|from)\s+)?(?:the\s+)?lines?\s+"
            rf"(?P<list§>{_SPAN}(?:\s*(?:,\s*(?:and\s+)?|and\s+)(?:lines?\s+)?{_SPAN})*)(?![\w])")
 PROSE_CITATION_RE = re.compile(
@@ -190,7 +191,7 @@ PROSE_CITATION_RE = re.compile(
     + _RANGES.replace("§", "2")
     + "|" + _RANGES.replace("§", "3") + r"\s+(?:of|in)\s+(?:the\s+)?(?:file\s+)?" + _PROSE_PATH.replace("§", "3")
     + ")", re.IGNORECASE)
-_ONE_RANGE = re.compile(r"(\d{1,7})(?:\s*(?:-|\u2013|\u2014|to|through)\s*(?:line\s+)?(\d{1,7}))?")
+_ONE_RANGE = re.compile(rf"(\d{{1,7}})(?:{_TO}(\d{{1,7}}))?")
 
 
 @dataclass(frozen=True)

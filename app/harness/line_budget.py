@@ -33,12 +33,6 @@ LEAD_CHUNKS = 2
 SHORT_CHUNK_LINES = 30  # a lead chunk this short keeps all its code lines
 TAIL_SHORT_LINES = 4  # ... a later one this short
 TAIL_CONTEXT_LINES = 1
-# in a config chunk, a marked line that opens a list or table its context lines leave open is shown
-# to where it closes, this many lines more at most (a user's check on textwrap: `default = [` in
-# Cargo.toml was shown with two of its three features; "smawk" was left out of the answer and of
-# the prompt). In code it would change 283 of the 398 eval questions' first prompts (a call's
-# arguments, one a line): not measured, not done.
-CLOSE_MAX_LINES = 3
 MIN_CUT_LINES = 3  # a chunk narrowed below this many lines helps less than it costs
 MIN_REPEAT_CHARS = 12  # shorter lines (`}`, `return x`) repeat by nature, not by copying
 REPEAT_RUN = 3  # repeated lines this many together are a copy, shown once
@@ -60,11 +54,6 @@ _IMPORT = re.compile(
     r"use\s+[\w:{}, ]+(;|\{\s*$)|package\s+\w+|(var|let|const)\s+[\w{}\s,]+=\s*require\(['\"][^'\"]+['\"]\)[;,]?\s*$)"
 )
 _COMMENT_START = ("#", "//", "/*", "*", "--", ";;")
-
-
-def is_import(line: str) -> bool:
-    """An import, include, use or require line."""
-    return bool(_IMPORT.match(line))
 _DOC_QUOTES = ('"""', "'''")
 
 
@@ -154,6 +143,11 @@ def _opened(text: str, role: LineRole) -> tuple[LineRole, str]:
     return role, ""
 
 
+def is_import(line: str) -> bool:
+    """An import, include, use or require line."""
+    return bool(_IMPORT.match(line))
+
+
 def is_comment(line: str) -> bool:
     """A comment line of code (`#`, `//`, `/*`, ` * `, `--`, `;;`; not `#!`, `#[...]`, `#include`)."""
     return _role(line.strip()) is LineRole.COMMENT
@@ -241,9 +235,11 @@ def _cut(chunk: ChunkLines, lines: list[_Line], shown: set[str], context: int,
     if len(code) > short or context == 0:
         marked = [i for i, line in enumerate(lines) if keep[i] and line.weight > 0]
         near = {j for i in marked for j in range(i - context, i + context + 1)}
-        if context and chunk.kind is ChunkKind.CONFIG:  # a marked line's list or table shown to where it closes
+        # in a config chunk, a marked line's list or table shown to where it closes (one_hop.LIST_CLOSE_LINES;
+        # in code it would change 283 of the 398 eval questions' first prompts: not measured, not done)
+        if context and chunk.kind is ChunkKind.CONFIG:
             texts = [line.hit.text for line in lines]
-            near.update(j for i in marked for j in closing_lines(texts, i, i + context, CLOSE_MAX_LINES))
+            near.update(j for i in marked for j in closing_lines(texts, i, i + context))
         if not marked:  # nothing here names the question: its start says what it is
             near = set(code[:max(short, MIN_CUT_LINES)])
         keep = [k and (i in near or lines[i].weight > 0) for i, k in enumerate(keep)]

@@ -94,7 +94,13 @@ def statement_end(lines: list[str], first: int) -> int:
     return min(len(lines), first + STATEMENT_MAX_LINES) - 1
 
 
-def closing_lines(lines: Sequence[str], first: int, last: int, limit: int) -> list[int]:
+# A list or table a shown config line opens is shown to where it closes, this many lines more at
+# most (search_code's focus and the first prompt's fitter; a user's check on textwrap: Cargo.toml's
+# `default = [` was shown with two of its three features, and "smawk" was left out of the answer).
+LIST_CLOSE_LINES = 3
+
+
+def closing_lines(lines: Sequence[str], first: int, last: int, limit: int = LIST_CLOSE_LINES) -> list[int]:
     """The rows after `last` up to the one that closes the brackets rows `first`..`last` leave open
     (a list or table: `default = [` and its items); [] when nothing is left open or it does not
     close within `limit` rows."""

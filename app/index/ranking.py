@@ -70,11 +70,6 @@ FOCUS_CONTEXT = 2  # lines shown around each line of a long chunk that holds a q
 # one); in the first prompt, evidence half shown or more 192 -> 209 with 0.35, 208 with 0.5 (which
 # cut ws-01's defaults object from a 120-line constructor's first 60 lines).
 FOCUS_SHARE = 0.35
-# In a config chunk, a shown line that opens a list or table its FOCUS_CONTEXT lines do not close is
-# shown to where it closes, up to this many lines more (a user's check on textwrap: Cargo.toml's
-# `default = [` at line 62 of a 69-line chunk was shown to line 64, and `"smawk",` at 65 never was).
-# In code too it would change 47 of the 398 eval questions' first prompts: not measured, not done.
-FOCUS_CLOSE_MAX = 3
 
 
 def search(store: Store, query: str, limit: int, settings: Settings, references: int = 0) -> tuple[ChunkHit, ...]:
@@ -132,8 +127,10 @@ def _focused(hit: ChunkHit, owner: dict[str, set[str]], weights: dict[str, float
     chosen: set[int] = set()
     for at in sorted((i for i in range(shown, len(lines)) if weight[i] > 0), key=lambda i: (-near[i], -weight[i], i)):
         around = {i for i in range(at - FOCUS_CONTEXT, at + FOCUS_CONTEXT + 1) if shown <= i < len(lines)}
-        if hit.kind is ChunkKind.CONFIG:  # a list or table shown to where it closes (in code: not measured)
-            around |= {i for i in closing_lines(lines, at, max(around), FOCUS_CLOSE_MAX) if i >= shown}
+        # in a config chunk, a list or table shown to where it closes (one_hop.LIST_CLOSE_LINES; in code
+        # too it would change 47 of the 398 eval questions' first prompts: not measured, not done)
+        if hit.kind is ChunkKind.CONFIG:
+            around |= {i for i in closing_lines(lines, at, max(around)) if i >= shown}
         if len(chosen | around) > FOCUS_SHARE * shown:
             break
         chosen |= around

@@ -172,7 +172,7 @@ def test_a_line_holding_the_question_s_words_is_shown_with_the_list_it_opens():
     (piece,) = fit_chunks([toml], "Which Cargo features are enabled by default?", 2000, words, render)
     text = render(piece)
     assert '"smawk",' in text and text.count("]") >= 2
-    # a list that does not close within CLOSE_MAX_LINES is not followed
+    # a list that does not close within one_hop.LIST_CLOSE_LINES is not followed
     rows = rows[:42] + [f'    "f{i}",' for i in range(20)] + ["]"]
     (piece,) = fit_chunks([chunk("Cargo.toml", "\n".join(rows), kind=ChunkKind.CONFIG)],
                           "Which Cargo features are enabled by default?", 2000, words, render)
