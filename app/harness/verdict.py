@@ -129,6 +129,7 @@ SUBJECT_WINDOW = 3
 # (38); 0.7: 39 (37). Below LOW with no key claim found it is not backed: not-backed answers
 # right at 0.34: 2 of 6; 0.45: 2 of 7; 0.55: 2 of 8; 0.65: 3 of 9.
 PROSE_BACKED = 0.6
+PLACE_SUBJECT_WORDS = 2  # see _names_subject
 PROSE_LOW = 0.55
 # An answer with no value or name to check (plain prose) is backed only when nearly all its words
 # are in the lines and one line names the subject with two of them: 0.6: 42 (39); 0.7 to 0.9: 41
@@ -415,6 +416,8 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     unfound = bool(keys_missing) or in_other_file  # a value, name or place; prose words aside
     if support is Support.PARTLY and doubt is not None and len(found) <= GUESSED_MAX_FOUND and unfound:
         support = Support.NOT_BACKED  # a guess: see GUESSED_MAX_FOUND
+    if support is not Support.BACKED and f.asks_place and f.place in (Place.MISS, Place.NEAR):
+        missing += _unnamed_places(places, subject_of(question) | _asked_values(question), lines)
     gets = _import_gets_another(answer, lines) if imports_the_package(question) else None
     if featured := _not_default_features(answer, question, {m.span: m.text for m in manifest} or lines):
         why, line, left_out = featured  # one left out: partly backed; one the list does not turn on: not backed
@@ -652,7 +655,7 @@ def find_claims(answer: str, question: str, lines: dict[LineSpan, str], paths: I
     return Findings(
         claims, found_keys,
         tuple(p for p in claims.prose if p in all_stems), backing,
-        _closest(claims, subject, lines, lowered, stems), _place_status(places, subject, stems, backing),
+        _closest(claims, subject, lines, lowered, stems), _place_status(places, subject, stems, lines, backing),
         _beside_lines(prose, subject, lines, stems),
         any(span.path in files and _match(subject, words) for span, words in stems.items()),
         asks_place, "" if in_named or not files else ", ".join(sorted(files)),
@@ -746,12 +749,12 @@ def _support(f: Findings, question: str) -> Support:
 
 
 def _place_status(places: tuple[LineSpan, ...], subject: set[str], stems: dict[LineSpan, set[str]],
-                  backing: tuple[ShownLine, ...]) -> Place:
+                  texts: dict[LineSpan, str], backing: tuple[ShownLine, ...]) -> Place:
     if not places:
         return Place.NONE
     status = Place.HOLDS
     for place in places:
-        if any(_match(subject, words) for span, words in stems.items() if within(span, place)):
+        if _names_subject(subject, [(words, texts[span]) for span, words in stems.items() if within(span, place)]):
             continue
         if any(b.span.path == place.path for b in backing):
             status = Place.FILE if status is Place.HOLDS else status
@@ -760,6 +763,28 @@ def _place_status(places: tuple[LineSpan, ...], subject: set[str], stems: dict[L
         else:
             return Place.MISS
     return status
+
+
+def _names_subject(subject: set[str], lines: list[tuple[set[str], str]]) -> bool:
+    """The lines of a cited range name the question's subject: in code, or with PLACE_SUBJECT_WORDS
+    of its words (all, when it has fewer) in comments and prose, not one everyday word (a user's
+    check on Redux Toolkit: "Which file has the logic that refetches ... when the window regains
+    focus or the network comes back online?" answered `src/devtoolsExtension.ts:7-73`, held by its
+    doc comment's "deserialize it back")."""
+    named: set[str] = set()
+    for words, text in lines:
+        here = {s for s in subject if _match({s}, words)}
+        if here and not is_comment(text):
+            return True
+        named |= here
+    return len(named) >= min(PLACE_SUBJECT_WORDS, len(subject))
+
+
+def _unnamed_places(places: tuple[LineSpan, ...], subject: set[str], lines: dict[LineSpan, str]) -> tuple[str, ...]:
+    """What a where answer's cited ranges lack, said for each range whose lines do not name the
+    question's subject (see _names_subject)."""
+    return tuple(f"the question's subject in {p.path}:{p.start_line}-{p.end_line}" for p in places
+                 if not _names_subject(subject, [(_line_stems(t), t) for s, t in lines.items() if within(s, p)]))
 
 
 def _place_lines(places: tuple[LineSpan, ...], lines: dict[LineSpan, str],

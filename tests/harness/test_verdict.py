@@ -1354,3 +1354,31 @@ def test_where_the_code_does_something_is_not_backed_by_docs_alone() -> None:
         is Support.BACKED
     code = "It is split by `tokenizeArgString` in build/lib/tokenize-arg-string.js:7."
     assert judge(code, asked, lines).support is Support.BACKED
+
+
+def test_a_where_answer_is_not_backed_by_a_range_naming_one_everyday_word_of_the_question() -> None:
+    """A user's check on Redux Toolkit: "Which file has the logic that actually refetches subscribed
+    RTK Query queries when the window regains focus or the network comes back online?" answered
+    `src/devtoolsExtension.ts:7-73`, whose doc comment says "deserialize it back": backed. A range
+    names the subject in code, or with two of its words in comments and prose."""
+    question = ("Which file has the logic that actually refetches subscribed RTK Query queries when the window "
+                "regains focus or the network comes back online?")
+    docs = {LineSpan("src/devtoolsExtension.ts", 7, 7): "export interface DevToolsEnhancerOptions {",
+            LineSpan("src/devtoolsExtension.ts", 64, 64): "   * key. So you can deserialize it back while importing.",
+            LineSpan("src/devtoolsExtension.ts", 73, 73): "        reviver?: (key: string, value: unknown) => any"}
+    place = (LineSpan("src/devtoolsExtension.ts", 7, 73),)
+    verdict = judge("src/devtoolsExtension.ts:7-73", question, docs, paths=["src/devtoolsExtension.ts"],
+                    places=place, files=["src/devtoolsExtension.ts"])
+    assert verdict.support is not Support.BACKED
+    assert "the question's subject in src/devtoolsExtension.ts:7-73" in verdict.missing
+    # two of its words in a comment, or one in code, name it (marshmallow's `missing = _Missing()`)
+    focus = {LineSpan("src/windowEventHandling.ts", 11, 11): "// refetch the queries on focus",
+             LineSpan("src/windowEventHandling.ts", 30, 30): "  return undefined"}
+    assert judge("src/windowEventHandling.ts:11-30", question, focus, paths=["src/windowEventHandling.ts"],
+                 places=(LineSpan("src/windowEventHandling.ts", 11, 30),),
+                 files=["src/windowEventHandling.ts"]).support is Support.BACKED
+    missing = {LineSpan("src/marshmallow/utils.py", 44, 44): "missing = _Missing()"}
+    assert judge("The missing sentinel is defined in the `src/marshmallow/utils.py` file, lines 41-44.",
+                 "Where is the missing sentinel defined?", missing, paths=["src/marshmallow/utils.py"],
+                 places=(LineSpan("src/marshmallow/utils.py", 41, 44),),
+                 files=["src/marshmallow/utils.py"]).support is Support.BACKED
