@@ -182,7 +182,7 @@ ASKING = frozenset(
 # every answer about code uses (grounding's source choice uses it too).
 PLAIN = STOP_WORDS | frozenset(
     "uses used using while also file files code project line lines function method class value default "
-    "set called call returns return see".split()
+    "set called call returns return see like classes functions methods values".split()
 )
 # Words that say where or how a claim was found, not what it claims; "higher", "later", "above":
 # how a minimum version is written ("Python 3.7 and above"; a user's check: three right answers,
@@ -190,7 +190,8 @@ PLAIN = STOP_WORDS | frozenset(
 PLACE_WORDS = frozenset(
     "specified indicated indicates stated states shows shown seen located mentioned contains listed "
     "holds answer done sets field attribute property section higher later above root folder directory "
-    "typically given specifically defined found following example means true false none null inside".split()
+    "typically given specifically defined found following example means true false none null inside "
+    "information".split()
 )
 # Questions that ask where something is (a file or a place is their answer).
 WHERE_QUESTION = re.compile(r"\b(?:where|which (?:file|module|folder)|what file|defined|implemented)\b",

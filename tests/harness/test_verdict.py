@@ -1382,3 +1382,25 @@ def test_a_where_answer_is_not_backed_by_a_range_naming_one_everyday_word_of_the
                  "Where is the missing sentinel defined?", missing, paths=["src/marshmallow/utils.py"],
                  places=(LineSpan("src/marshmallow/utils.py", 41, 44),),
                  files=["src/marshmallow/utils.py"]).support is Support.BACKED
+
+
+def test_framing_words_are_no_claims() -> None:
+    """A user's check on @tanstack/form-core: a right answer ("... is "Invalid Form Values". This
+    error message is defined in the `normalizeError` function, which is called by the `validateSync`
+    function in the `FormApi` and `FieldApi` classes.") was partly backed on "like" and "classes"."""
+    lines = {LineSpan("src/FormApi.ts", 1112, 1112): "function normalizeError(rawError?: ValidationError) {",
+             LineSpan("src/FormApi.ts", 1114, 1114): "    if (typeof rawError !== 'string') {",
+             LineSpan("src/FormApi.ts", 1115, 1115): "      return 'Invalid Form Values'",
+             LineSpan("src/FormApi.ts", 700, 700): "  validateSync = (cause: ValidationCause) => {",
+             LineSpan("src/FormApi.ts", 90, 90): "export class FormApi<TFormData> {",
+             LineSpan("src/FieldApi.ts", 80, 80): "export class FieldApi<TData> {",
+             LineSpan("src/FieldApi.ts", 990, 990): "  const error = normalizeError(rawError)"}
+    question = ("If one of my field or form validators returns something truthy that isn't a string (say `true` or "
+                "an object), what error message ends up stored in the errorMap?")
+    answer = ("The error message stored in the errorMap when one of the field or form validators returns something "
+              "truthy that isn't a string (like `true` or an object) is \"Invalid Form Values\". This error message "
+              "is defined in the `normalizeError` function, which is called by the `validateSync` function in the "
+              "`FormApi` and `FieldApi` classes.")
+    claims = claims_of(answer, question)
+    assert "like" not in claims.words.values() and "classes" not in claims.words.values()
+    assert judge(answer, question, lines).support is Support.BACKED
