@@ -92,6 +92,9 @@ _CALLERS = (
     re.compile(r"\bcallers?\s+of\s+" + _NAME, re.IGNORECASE),
     re.compile(r"\bwhere\s+(?:is|are|does|do)\s+" + _NAME + r"\s+(?:get\s+)?(?:called|used|invoked)", re.IGNORECASE),
 )
+# Asked where the logic is ("Which file has the logic that actually refetches ...?", "where is X
+# implemented"): code that does it, not a type that describes it (see ranking._types_only).
+_LOGIC = re.compile(r"\b(?:logic|implement(?:s|ed|ation|ing)?|actually)\b", re.IGNORECASE)
 PROSE_KINDS = (ChunkKind.SECTION, ChunkKind.TEXT)  # README and docs sections, other text
 _CODE_KINDS = (ChunkKind.CLASS, ChunkKind.FUNCTION, ChunkKind.METHOD, ChunkKind.CODE)
 
@@ -106,6 +109,7 @@ class Intent:
     locate: bool = False  # where is X / which file, function or module: code answers, not prose
     packaging: bool = False  # what the project needs or declares to install and build
     docs: bool = False  # the README, docs, examples: prose answers
+    logic: bool = False  # where the code that does something is (locate, and "logic", "implemented")
 
 
 def callee_of(question: str) -> str | None:
@@ -236,6 +240,7 @@ def intent_of(question: str) -> Intent:
         bool(_LOCATE.search(question)),
         bool(words & _PACKAGING_WORDS),
         bool(words & _DOC_WORDS),
+        bool(_LOCATE.search(question)) and bool(_LOGIC.search(question)),
     )
 
 

@@ -351,3 +351,59 @@ def test_the_entry_field_each_way_of_importing_reads():
     assert entry_key(mapped, "require") == entry_key(mapped, "import") == "."
     conditions = {"import": "esm/index.js", "default": "cjs/index.js", "main": "cjs/index.js"}
     assert (entry_key(conditions, "require"), entry_key(conditions, "import")) == ("default", "import")
+
+
+OPTIONS_TS = '''export type SubscriptionOptions = {
+  /**
+   * Defaults to `false`. Whether RTK Query will try to refetch all subscribed queries after
+   * regaining a network connection.
+   */
+  refetchOnReconnect?: boolean
+  /**
+   * Defaults to `false`. Whether RTK Query will try to refetch all subscribed queries after the
+   * window regains focus.
+   */
+  refetchOnFocus?: boolean
+}
+'''
+HANDLER_TS = '''export const buildWindowEventHandler = ({ api, queryThunk }) => {
+  const handler = (action, mwApi) => {
+    if (onFocus.match(action)) {
+      refetchValidQueries(mwApi, 'refetchOnFocus')
+    }
+    if (onOnline.match(action)) {
+      refetchValidQueries(mwApi, 'refetchOnReconnect')
+    }
+  }
+
+  function refetchValidQueries(api, type) {
+    const queries = api.getState().queries
+    const subscriptions = internalState.currentSubscriptions
+    for (const queryCacheKey of Object.keys(subscriptions)) {
+      if (queries[queryCacheKey]?.status !== 'uninitialized') {
+        api.dispatch(refetchQuery(queries[queryCacheKey], queryCacheKey))
+      }
+    }
+  }
+  return handler
+}
+'''
+
+
+@pytest.mark.parametrize("question", [
+    "Which file has the logic that actually refetches subscribed queries when the window regains focus?",
+    "Where is refetching subscribed queries on focus implemented?",
+])
+def test_asked_where_the_logic_is_a_type_that_only_describes_it_ranks_below_the_code(make_index, question: str) -> None:
+    """A user's check on Redux Toolkit: options types whose doc comments hold every word of "Which
+    file has the logic that actually refetches ...?" filled the first prompt; the handler did not."""
+    others = {f"src/other{n}.ts": f"export function helper{n}(value: number) {{\n  return value * {n}\n}}\n"
+              for n in range(8)}
+    index = make_index({"src/apiState.ts": OPTIONS_TS, "src/windowEventHandling.ts": HANDLER_TS, **others})
+    index.refresh()
+    assert intent_of(question).logic
+    assert paths(index.search(question, 2))[0] == "src/windowEventHandling.ts"
+    # asked what the option does, the type that describes it comes first
+    described = "What does refetchOnFocus do when the window regains focus?"
+    assert not intent_of(described).logic
+    assert paths(index.search(described, 2))[0] == "src/apiState.ts"
