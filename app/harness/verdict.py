@@ -182,7 +182,7 @@ ASKING = frozenset(
 # every answer about code uses (grounding's source choice uses it too).
 PLAIN = STOP_WORDS | frozenset(
     "uses used using while also file files code project line lines function method class value default "
-    "set called call returns return see like classes functions methods values".split()
+    "set called call returns return see like classes functions methods values because needs able properly".split()
 )
 # Words that say where or how a claim was found, not what it claims; "higher", "later", "above":
 # how a minimum version is written ("Python 3.7 and above"; a user's check: three right answers,

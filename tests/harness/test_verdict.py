@@ -1404,3 +1404,8 @@ def test_framing_words_are_no_claims() -> None:
     claims = claims_of(answer, question)
     assert "like" not in claims.words.values() and "classes" not in claims.words.values()
     assert judge(answer, question, lines).support is Support.BACKED
+    # a why answer's connectives (a check on @trpc/server: "... because it needs to create the
+    # context first so that any error handler can access ... will not be able to handle it properly")
+    why = claims_of("It calls createContext() first because it needs the context, so the handler is able to "
+                    "read it and handle the error properly.", "Why does it call createContext() first?")
+    assert not {"because", "needs", "able", "properly"} & set(why.words.values())
