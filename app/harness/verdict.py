@@ -338,6 +338,7 @@ class Findings:
     asks_place: bool = False  # the question asks where something is: a cited place is an answer
     elsewhere: str = ""  # the files the answer names, when none of their lines holds a key claim
     written: tuple[ShownLine, ...] = ()  # asked where: lines beside the subject that write each file the answer names
+    unnamed: tuple[LineSpan, ...] = ()  # the cited places whose lines do not name the subject (_names_subject)
 
     @property
     def prose_share(self) -> float:
@@ -418,7 +419,7 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     if support is Support.PARTLY and doubt is not None and len(found) <= GUESSED_MAX_FOUND and unfound:
         support = Support.NOT_BACKED  # a guess: see GUESSED_MAX_FOUND
     if support is not Support.BACKED and f.asks_place and f.place in (Place.MISS, Place.NEAR):
-        missing += _unnamed_places(places, subject_of(question) | _asked_values(question), lines)
+        missing += tuple(f"the question's subject in {p.path}:{p.start_line}-{p.end_line}" for p in f.unnamed)
     gets = _import_gets_another(answer, lines) if imports_the_package(question) else None
     if featured := _not_default_features(answer, question, {m.span: m.text for m in manifest} or lines):
         why, line, left_out = featured  # one left out: partly backed; one the list does not turn on: not backed
@@ -653,14 +654,16 @@ def find_claims(answer: str, question: str, lines: dict[LineSpan, str], paths: I
     found_keys = tuple(k for k in claims.key if any(_holds(low, k) for low in lowered.values()))
     in_named = any(span.path in files and any(_holds(low, k) for k in found_keys) for span, low in lowered.items())
     asks_place = bool(WHERE_QUESTION.search(question))
+    unnamed = tuple(p for p in places
+                    if not _names_subject(subject, [(words, lines[s]) for s, words in stems.items() if within(s, p)]))
     return Findings(
         claims, found_keys,
         tuple(p for p in claims.prose if p in all_stems), backing,
-        _closest(claims, subject, lines, lowered, stems), _place_status(places, subject, stems, lines, backing),
+        _closest(claims, subject, lines, lowered, stems), _place_status(places, unnamed, subject, stems, backing),
         _beside_lines(prose, subject, lines, stems),
         any(span.path in files and _match(subject, words) for span, words in stems.items()),
         asks_place, "" if in_named or not files else ", ".join(sorted(files)),
-        _files_written(files, lines, _subject_lines(subject, stems)) if asks_place else ())
+        _files_written(files, lines, _subject_lines(subject, stems)) if asks_place else (), unnamed)
 
 
 def _files_written(files: set[str], lines: dict[LineSpan, str], near: dict[str, list[int]]) -> tuple[ShownLine, ...]:
@@ -749,13 +752,13 @@ def _support(f: Findings, question: str) -> Support:
     return Support.PARTLY
 
 
-def _place_status(places: tuple[LineSpan, ...], subject: set[str], stems: dict[LineSpan, set[str]],
-                  texts: dict[LineSpan, str], backing: tuple[ShownLine, ...]) -> Place:
+def _place_status(places: tuple[LineSpan, ...], unnamed: tuple[LineSpan, ...], subject: set[str],
+                  stems: dict[LineSpan, set[str]], backing: tuple[ShownLine, ...]) -> Place:
     if not places:
         return Place.NONE
     status = Place.HOLDS
     for place in places:
-        if _names_subject(subject, [(words, texts[span]) for span, words in stems.items() if within(span, place)]):
+        if place not in unnamed:
             continue
         if any(b.span.path == place.path for b in backing):
             status = Place.FILE if status is Place.HOLDS else status
@@ -779,13 +782,6 @@ def _names_subject(subject: set[str], lines: list[tuple[set[str], str]]) -> bool
             return True
         named |= here
     return len(named) >= min(PLACE_SUBJECT_WORDS, len(subject))
-
-
-def _unnamed_places(places: tuple[LineSpan, ...], subject: set[str], lines: dict[LineSpan, str]) -> tuple[str, ...]:
-    """What a where answer's cited ranges lack, said for each range whose lines do not name the
-    question's subject (see _names_subject)."""
-    return tuple(f"the question's subject in {p.path}:{p.start_line}-{p.end_line}" for p in places
-                 if not _names_subject(subject, [(_line_stems(t), t) for s, t in lines.items() if within(s, p)]))
 
 
 def _place_lines(places: tuple[LineSpan, ...], lines: dict[LineSpan, str],

@@ -229,6 +229,7 @@ def entry_key(keys: Collection[str], way: str) -> str | None:
 
 def intent_of(question: str) -> Intent:
     words = set(query_terms(question))
+    locate = bool(_LOCATE.search(question))
     overview = (bool(_OVERVIEW.match(question)) and len(words) <= OVERVIEW_MAX_TERMS
                 and not _NOT_THE_WHOLE.search(question))
     return Intent(
@@ -237,10 +238,10 @@ def intent_of(question: str) -> Intent:
         bool(words & _TEST_WORDS),
         overview,
         frozenset(words),
-        bool(_LOCATE.search(question)),
+        locate,
         bool(words & _PACKAGING_WORDS),
         bool(words & _DOC_WORDS),
-        bool(_LOCATE.search(question)) and bool(_LOGIC.search(question)),
+        locate and bool(_LOGIC.search(question)),
     )
 
 

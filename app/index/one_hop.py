@@ -25,7 +25,7 @@ REFERENCE_WEIGHT = 0.5  # a brought definition's score: its referrer's times thi
 MIN_NAME_CHARS = 3  # shorter names (`i`, `fn`) are locals far more often than module names
 STATEMENT_MAX_LINES = 25  # a constant's definition is cut to its statement, at most this long
 COMMENT_GAP_LINES = 2  # blank lines between a doc comment and the definition it describes, at most
-_COMMENT_MARKS = ("#", "//", "/*", "*", "--", '"""', "'''")
+COMMENT_MARKS = ("#", "//", "/*", "*", "--", '"""', "'''")
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _TOP_LEVEL = (ChunkKind.CODE, ChunkKind.FUNCTION, ChunkKind.CLASS)
 _OPEN, _CLOSE = "([{", ")]}"
@@ -152,7 +152,7 @@ def with_definitions_after_comments(store: Store, hits: tuple[ChunkHit, ...]) ->
 
 def _only_comments(text: str) -> bool:
     lines = [line.strip() for line in text.split("\n") if line.strip()]
-    return bool(lines) and all(line.startswith(_COMMENT_MARKS) for line in lines)
+    return bool(lines) and all(line.startswith(COMMENT_MARKS) for line in lines)
 
 
 def _definition_after(store: Store, hit: ChunkHit) -> ChunkHit | None:

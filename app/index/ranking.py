@@ -14,16 +14,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from app.index.intent import (
-    PROSE_KINDS,
-    Intent,
-    callee_of,
-    intent_of,
-    is_copy_path,
-    is_test_path,
-    prior,
-)
-from app.index.one_hop import closing_lines, with_definitions_after_comments, with_references
+from app.index.intent import PROSE_KINDS, Intent, callee_of, intent_of, is_copy_path, is_test_path, prior
+from app.index.one_hop import COMMENT_MARKS, closing_lines, with_definitions_after_comments, with_references
 from app.index.setters import with_setters
 from app.index.store import Store
 from app.index.terms import STOP_WORDS, query_terms, related, stem, word_parts
@@ -458,30 +450,27 @@ def _hits(store: Store, scored: dict[int, float], intent: Intent | None = None) 
 # a Rust struct, enum or trait): its first line past its doc comment.
 _TYPE_ONLY = re.compile(r"(?:export\s+)?(?:declare\s+)?(?:interface|type)\s+[\w$]+(?!\s*\()|"
                         r"(?:pub(?:\([^)]*\))?\s+)?(?:struct|enum|trait)\s")
-_COMMENT_LINE = ("//", "/*", "*", "#")
 TYPE_ONLY_WEIGHT = 0.3
 
 
 def _types_only(store: Store, ids: list[int]) -> set[int]:
     """Of the class-like chunks `ids`, the types that only describe: asked where the logic is, such
     a chunk is weighed down (TYPE_ONLY_WEIGHT, below a docs section's LOCATE_WEIGHT: it holds no
-    logic at all). A user's check on Redux Toolkit: "Which file has
-    the logic that actually refetches subscribed RTK Query queries when the window regains focus
-    ...?" showed two options types whose doc comments hold every word, then setupListeners and a
-    devtools options type, and not `buildWindowEventHandler` (ranked fifth), which the answer was."""
+    logic at all). A user's check on Redux Toolkit: "Which file has the logic that actually
+    refetches subscribed RTK Query queries when the window regains focus ...?" showed two options
+    types whose doc comments hold every word, then setupListeners and a devtools options type, and
+    not `buildWindowEventHandler` (ranked fifth), which the answer was."""
     if not ids:
         return set()
     marks = ",".join("?" * len(ids))
-    out = set()
     rows = store.execute(  # a long type is split: its first piece says what it is
         "SELECT c.id, (SELECT substr(o.text, 1, 2000) FROM chunks o WHERE o.file_id = c.file_id "
         f"AND o.symbol = c.symbol ORDER BY o.start LIMIT 1) FROM chunks c WHERE c.id IN ({marks})", tuple(ids))
-    for cid, head in rows:
-        first = next((line.strip() for line in head.split("\n")
-                      if line.strip() and not line.strip().startswith(_COMMENT_LINE)), "")
-        if _TYPE_ONLY.match(first):
-            out.add(cid)
-    return out
+    return {cid for cid, head in rows if _TYPE_ONLY.match(_first_code_line(head))}
+
+
+def _first_code_line(text: str) -> str:
+    return next((s for line in text.split("\n") if (s := line.strip()) and not s.startswith(COMMENT_MARKS)), "")
 
 
 def _built_beside_source(rows: list, intent: Intent | None) -> bool:
