@@ -58,7 +58,7 @@ from app.index.intent import (
     is_copy_path,
     is_declaration_path,
 )
-from app.index.terms import STOP_WORDS, stem
+from app.index.terms import STOP_WORDS, stem, synonyms
 from app.values import LineSpan
 
 
@@ -191,7 +191,7 @@ PLACE_WORDS = frozenset(
     "specified indicated indicates stated states shows shown seen located mentioned contains listed "
     "holds answer done sets field attribute property section higher later above root folder directory "
     "typically given specifically defined found following example means true false none null inside "
-    "information".split()
+    "information specifies specify determined determines determine".split()
 )
 # Questions that ask where something is (a file or a place is their answer).
 WHERE_QUESTION = re.compile(r"\b(?:where|which (?:file|module|folder)|what file|defined|implemented)\b",
@@ -309,8 +309,13 @@ def _squash(text: str) -> str:
 
 
 def subject_of(question: str) -> set[str]:
-    """What the question is about: its content words and name parts, as stems."""
-    return {s for s in _stems(question) if s not in {_stem(a) for a in ASKING}}
+    """What the question is about: its content words and name parts, as stems, and their synonyms'
+    (`deep`: `depth`; tuning3's qs-01, "How deep does qs.parse nest objects by default?", answered
+    by `depth: 5,`)."""
+    asking = {_stem(a) for a in ASKING}
+    own = {s for s in _stems(question) if s not in asking}
+    words = {w.lower() for w in WORD.findall(question)} - PLAIN
+    return own | {_stem(s) for w in words if _stem(w) in own for s in synonyms(w) if len(s) >= 4}
 
 
 class Place(Enum):
@@ -441,11 +446,37 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     if gets:
         return Verdict(Support.PARTLY, (), (gets[1],) + _distinct(backing + f.closest)[:CLOSEST_LINES - 1], found,
                        (gets[0],) + missing)
+    if f.asks_place and (source := _source_beside_copy(question, places, lines)):
+        where = f"{source.span.path}:{source.span.start_line}"
+        return Verdict(Support.PARTLY, (), _distinct((source,) + f.closest)[:CLOSEST_LINES], found,
+                       missing + (f"the source at {where}, not its build's copy",))
     if kept_from := _kept_from_backed(answer, question, claims, lines, f, backing, places):
         lines_first, why, unbacked = kept_from  # the claim is not found as the question needs it: not "found"
         return Verdict(Support.PARTLY, (), _distinct(lines_first + f.closest)[:CLOSEST_LINES],
                        tuple(c for c in found if c.lower() != unbacked), missing + (why,))
     return Verdict(support, backing, (), found, missing)
+
+
+# A definition's name as a line writes it (`export declare function replaceEqualDeep<T>(`, `class X`).
+_DEFINES = re.compile(r"\b(?:function|class|interface|type|enum|struct|trait|def|fn|const|let|var)\s+"
+                      r"([A-Za-z_$][\w$]*)")
+_BUILD_QUESTION = re.compile(r"\b(?:dist|build|built|bundle[sd]?|compiled|minified|transpiled|vendor(?:ed)?|"
+                             r"import|imports|require|required|entry|export|exports)\b", re.IGNORECASE)
+
+
+def _source_beside_copy(question: str, places: tuple[LineSpan, ...], lines: dict[LineSpan, str]) -> ShownLine | None:
+    """Asked where code is, the answer cites only a build's copy (dist/cjs/compare.d.cts) of a
+    definition whose source was shown too (src/compare.ts): the line that defines it in the source.
+    A user's check on @tanstack/pacer: "Which file has the code that deeply compares ...?" answered
+    `dist/cjs/compare.d.cts:6`, backed by its `export declare function replaceEqualDeep`. Not when
+    the question is about builds or what an import gets (there a copy is the answer)."""
+    if not places or not all(is_copy_path(p.path) for p in places) or _BUILD_QUESTION.search(question):
+        return None
+    cited = {m.group(1) for span, text in lines.items() if any(within(span, p) for p in places)
+             for m in _DEFINES.finditer(text)}
+    return next((ShownLine(span, text) for span, text in sorted(lines.items())
+                 if not is_copy_path(span.path) and not is_comment(text)
+                 and any(m.group(1) in cited for m in _DEFINES.finditer(text))), None)
 
 
 # A yes/no question ("Does X ...?", "..., and is it on by default?", "If ..., does X poll?"): its
@@ -1715,7 +1746,10 @@ _QUALIFIED = re.compile(r"[a-z_$][\w$]*(?:<[^<>]*>)?(?:(?:\.|::)[a-z_$][\w$]*(?:
 
 
 def _stem(word: str) -> str:
-    return word.lower()[:5]
+    """The first five letters, of the singular or base form where "-ies" hides it (`carries`,
+    `carry`: tuning3's cmdr-06 answered "carries" to "Which exit code ... does X carry?")."""
+    low = word.lower()
+    return (low[:-3] + "y" if low.endswith("ies") and len(low) > 5 else low)[:5]
 
 
 def _stems(text: str) -> set[str]:

@@ -100,14 +100,47 @@ def _is_config(rel: str, name: str) -> bool:
 
 
 def config_chunks(rel: str, lines: list[str], limits: ChunkLimits) -> list[Chunk]:
-    """A small config file is one chunk named by the file; its tables and keys are its names."""
+    """A small config file is one chunk named by the file; its tables and keys are its names. A
+    longer one with `[table]` headers (TOML, INI, setup.cfg) is cut at its headers, neighbouring
+    tables together up to a window: a user's check on structlog, whose 240-line pyproject.toml was
+    cut in 40-line windows, one ending at `[project.optional-dependencies]` and the next holding
+    its `dev = [...]` without the header ("What packages does pip install structlog[dev] pull in?"
+    was answered from CI's workflow)."""
     name = rel.rsplit("/", 1)[-1]
     size = limits.config_lines if len(lines) <= limits.config_lines else limits.window
-    chunks = spans(lines, 0, len(lines) - 1, ChunkKind.CONFIG, name, "", size, limits.overlap)
+    tables = _table_rows(lines) if len(lines) > limits.config_lines else []
+    if tables:
+        chunks = [c for start, end in _tables_together(tables, len(lines), size)
+                  for c in spans(lines, start, end, ChunkKind.CONFIG, name, "", size, limits.overlap)]
+    else:
+        chunks = spans(lines, 0, len(lines) - 1, ChunkKind.CONFIG, name, "", size, limits.overlap)
     return [
         Chunk(c.start, c.end, c.kind, c.symbol, c.text, c.doc, _config_names(c.text))
         for c in chunks
     ]
+
+
+_TABLE_HEADER = re.compile(r"^\[+[^\]\n]+\]+\s*(?:#.*)?$")
+
+
+def _table_rows(lines: list[str]) -> list[int]:
+    """The rows of a TOML or INI file's table headers (`[project.optional-dependencies]`, `[[bin]]`,
+    `[options.extras_require]`) at the start of a line; none when it has fewer than two."""
+    rows = [row for row, line in enumerate(lines) if _TABLE_HEADER.match(line)]
+    return rows if len(rows) >= 2 else []
+
+
+def _tables_together(rows: list[int], count: int, size: int) -> list[tuple[int, int]]:
+    """(first, last) rows of the pieces: what comes before the first header, then each table with
+    the tables after it while they fit in `size` lines together (a longer table alone, windowed)."""
+    bounds = ([0] if rows[0] > 0 else []) + rows + [count]
+    pieces: list[tuple[int, int]] = []
+    for start, after in zip(bounds, bounds[1:], strict=False):
+        if pieces and after - pieces[-1][0] <= size:
+            pieces[-1] = (pieces[-1][0], after - 1)
+        else:
+            pieces.append((start, after - 1))
+    return pieces
 
 
 def _config_names(text: str) -> tuple[str, ...]:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-SCHEMA_VERSION = "12"  # also when the terms or the chunker's definitions change (12: "retried" stems as "retry")
+SCHEMA_VERSION = "13"  # also when the terms or the chunker's definitions change (13: long configs cut at tables)
 # Our terms are lowercase words, identifiers with '_' and dotted names: FTS5 must keep them whole.
 _TOKENIZER = "unicode61 remove_diacritics 2 tokenchars '_.'"
 # How often a process waiting for another one's index lock looks again (and reports its progress):

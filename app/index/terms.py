@@ -214,6 +214,12 @@ for _group in _SYNONYMS:
         )
 
 
+def synonyms(word: str) -> tuple[str, ...]:
+    """The other words of `word`'s synonym group, as written (`deep` -> `depth`)."""
+    low = word.lower()
+    return tuple(w for group in _SYNONYMS if low in group for w in group if w != low)
+
+
 def related(term: str) -> tuple[str, ...]:
     """Other terms that name the same thing (`folder` -> `dir`, `directori`; `parser` -> `pars`,
     as code names the doer by its verb: parse_stream, load_config, handle_error)."""

@@ -1409,3 +1409,56 @@ def test_framing_words_are_no_claims() -> None:
     why = claims_of("It calls createContext() first because it needs the context, so the handler is able to "
                     "read it and handle the error properly.", "Why does it call createContext() first?")
     assert not {"because", "needs", "able", "properly"} & set(why.words.values())
+
+
+def test_a_measure_s_adjective_finds_its_noun_on_the_line() -> None:
+    """Tuning3's qs-01: "How deep does qs.parse nest objects by default?" answered 5, held by the
+    defaults' `depth: 5,` (no word of the question on or near it)."""
+    lines = {LineSpan("lib/parse.js", 18, 18): "    decoder: utils.decode,",
+             LineSpan("lib/parse.js", 20, 20): "    depth: 5,",
+             LineSpan("lib/parse.js", 80, 80): "    var limit = options.parameterLimit ? undefined : 1000;"}
+    question = "How deep does qs.parse nest objects by default?"
+    verdict = judge("The default depth for qs.parse is 5.", question, lines)
+    assert verdict.support is Support.BACKED
+    assert verdict.backing[0].span.start_line == 20
+    assert judge("The default depth for qs.parse is 1000.", question, lines).support is not Support.BACKED
+
+
+def test_where_a_claim_was_said_to_be_written_is_no_claim() -> None:
+    """Tuning's itsd-20 and tuning2's requests-09: "The line that specifies the build backend",
+    "This is determined by the line `python_requires=">=3.8"`": right answers partly backed on the
+    framing verb alone."""
+    claims = claims_of("This is determined by the line `python_requires`; pyproject.toml specifies it.",
+                       "Which Python version is required?")
+    assert not {"determined", "specifies"} & set(claims.words.values())
+
+
+def test_a_verb_in_ies_is_the_question_s_own_word() -> None:
+    """Tuning3's cmdr-06: "Which exit code and error code does an InvalidArgumentError carry?",
+    answered "The InvalidArgumentError carries an exit code of 1 ...": "carries" is the question's
+    "carry", not a claim of its own."""
+    question = "Which exit code and error code does an InvalidArgumentError carry?"
+    claims = claims_of("The InvalidArgumentError carries an exit code of 1 and the code 'commander.invalidArgument'.",
+                       question)
+    assert not any(claims.word(p) == "carries" for p in claims.prose)
+    assert claims.key
+
+
+def test_a_where_answer_citing_only_a_build_s_copy_of_the_source_shown_is_partly_backed() -> None:
+    """A user's check on @tanstack/pacer: "Which file has the code that deeply compares ...?"
+    answered `dist/cjs/compare.d.cts:6`, a build's declaration of src/compare.ts's function (shown
+    too), and was backed."""
+    lines = {LineSpan("src/compare.ts", 2, 2): " * This function returns `a` if `b` is deeply equal.",
+             LineSpan("src/compare.ts", 6, 6): "export function replaceEqualDeep<T>(a: unknown, b: T): T {",
+             LineSpan("dist/cjs/compare.d.cts", 6, 6): "export declare function replaceEqualDeep<T>(a: unknown): T;"}
+    question = "Which file has the code that deeply compares an old value with a new one?"
+    copy = (LineSpan("dist/cjs/compare.d.cts", 6, 6),)
+    verdict = judge("dist/cjs/compare.d.cts:6", question, lines, places=copy)
+    assert verdict.support is Support.PARTLY
+    assert verdict.closest[0].span == LineSpan("src/compare.ts", 6, 6)
+    assert "the source at src/compare.ts:6, not its build's copy" in verdict.missing
+    source = (LineSpan("src/compare.ts", 6, 6),)
+    assert judge("src/compare.ts:6", question, lines, places=source).support is Support.BACKED
+    # asked about the build, its file is the answer
+    built = "Which file in the CommonJS build declares the function that deeply compares values?"
+    assert judge("dist/cjs/compare.d.cts:6", built, lines, places=copy).support is Support.BACKED

@@ -224,3 +224,25 @@ def test_a_class_header_names_its_fields_with_defaults() -> None:
     assert header.names == ("model_path", "n_ctx", "use_mmap")  # not the call's `description`
     ts = by_symbol(chunk("src/client.ts", TS))[(ChunkKind.CLASS, "Client")]
     assert ts.names == ("base",)
+
+
+def test_a_long_config_file_is_cut_at_its_tables() -> None:
+    """A user's check on structlog: its 240-line pyproject.toml in 40-line windows put
+    `[project.optional-dependencies]` at the end of one and its `dev = [...]` in the next."""
+    head = "[build-system]\nrequires = ['hatchling']\n\n[project]\nname = 'larder'\n" + "".join(
+        f"classifier{n} = 'Topic :: {n}'\n" for n in range(26))
+    extras = "[project.optional-dependencies]\ntests = ['pytest']\ndev = ['larder[tests]']\n"
+    tools = "".join(f"[tool.t{n}]\n" + "".join(f"k{m} = {m}\n" for m in range(8)) for n in range(16))
+    text = head + "\n" + extras + "\n" + tools
+    limits = ChunkLimits(window=40, overlap=8, max_lines=120, config_lines=150)  # the settings' defaults
+    found = chunk("pyproject.toml", text, limits)
+    lines = text.split("\n")
+    extras_row = lines.index("[project.optional-dependencies]") + 1
+    holding = [c for c in found if c.start <= extras_row <= c.end]
+    assert len(holding) == 1 and "dev = ['larder[tests]']" in holding[0].text  # the table whole, with its header
+    assert all(a.end < b.start for a, b in zip(found, found[1:], strict=False))  # pieces, not overlapping windows
+    assert all(c.end - c.start + 1 <= 40 for c in found)
+    assert {"project.optional-dependencies", "dev"} <= set(holding[0].names)
+    # a long file with no tables is windowed as before
+    plain = "".join(f"key{n} = {n}\n" for n in range(200))
+    assert [(c.start, c.end) for c in chunk("settings.ini", plain, limits)][:2] == [(1, 40), (33, 72)]
