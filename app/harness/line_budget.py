@@ -82,12 +82,13 @@ def fit_chunks(chunks: Sequence[ChunkLines], question: str, budget: int,
     blocks (joined by blank lines) fit `budget` tokens; runs of `shown_before` (the lines of an
     earlier read of the same prompt: the README's start) are not shown again."""
     weigh = _weigher(question, chunks)
+    why = WHY_QUESTION.search(question) is not None
     shown = {_key(text) for text in shown_before}  # lines already shown, as _key
     fitted: list[FittedChunk] = []
     used = 0
     for rank, chunk in enumerate(chunks):
         lines = _paragraphs([_Line(h, role, weigh(h.text)) for h, role in zip(chunk.lines, roles(chunk), strict=True)])
-        lines = _above_floor(lines)
+        lines = _above_floor(lines, _reasons(lines) if why else set())
         piece, cost = _within(chunk, lines, shown, rank, budget - used, lambda p: count_tokens(render(p)) + 2)
         if piece is not None:
             fitted.append(piece)
@@ -180,11 +181,36 @@ def _weigher(question: str, chunks: Sequence[ChunkLines]) -> Callable[[str], flo
     return weigh
 
 
-def _above_floor(lines: list[_Line]) -> list[_Line]:
+def _above_floor(lines: list[_Line], reasons: set[int] = frozenset()) -> list[_Line]:
     """Comment lines that hold less than DOC_SHARE of the chunk's weightiest line count as holding
-    nothing: a doc paragraph that only names the class a question is about does not answer it."""
+    nothing: a doc paragraph that only names the class a question is about does not answer it.
+    Asked why, the `reasons` (see _reasons) weigh at least the floor."""
     floor = DOC_SHARE * max((line.weight for line in lines), default=0.0)
-    return [line if line.weight >= floor or line.role is LineRole.CODE else replace(line, weight=0.0) for line in lines]
+    return [replace(line, weight=max(line.weight, floor)) if i in reasons
+            else line if line.weight >= floor or line.role is LineRole.CODE else replace(line, weight=0.0)
+            for i, line in enumerate(lines)]
+
+
+# A question that asks for a reason.
+WHY_QUESTION = re.compile(r"^\W*why\b|\bwhy\s+(?:does|do|is|are|did|was|were|would|should|can|must)\b", re.IGNORECASE)
+
+
+def _reasons(lines: list[_Line]) -> set[int]:
+    """The comment paragraphs right above a code line that holds a question word: why the code does
+    what it does is said there, in words the question seldom uses (a user's check on structlog:
+    "Why does the async aexception() ... call sys.exc_info() itself up front ...?" was shown
+    `kw["exc_info"] = sys.exc_info()` without the two comment lines above it, "Exception info has to
+    be extracted this early, because it is no longer available once control is passed to the
+    executor", which held only the chunk's commonest word)."""
+    out: set[int] = set()
+    for i, line in enumerate(lines):
+        if line.role is not LineRole.CODE or line.weight <= 0:
+            continue
+        j = i - 1
+        while j >= 0 and lines[j].role is LineRole.COMMENT and lines[j].hit.text.strip():
+            out.add(j)
+            j -= 1
+    return out
 
 
 def _paragraphs(lines: list[_Line]) -> list[_Line]:

@@ -563,15 +563,17 @@ def _diversify(store: Store, found: list[_Scored], limit: int, per_file: int, pr
 
 def _built_copy_of_shown(item: _Scored, chosen: list[_Scored]) -> bool:
     """`item` is a build's copy of a definition already chosen from the source (src/compare.ts's
-    `replaceEqualDeep`, dist/cjs/compare.d.cts's), or a build's type declarations once source code
-    is chosen: a user's check on @tanstack/pacer and @tanstack/store, "Which file has the code that
-    deeply compares ...?", "Which file contains the code that actually invokes my subscribe()
-    listener callbacks ...?", answered with a declaration file of dist/ shown second and third."""
+    `replaceEqualDeep`, dist/cjs/compare.d.cts's; a class whose methods were chosen), or a build's
+    type declarations once source code is chosen: a user's check on @tanstack/pacer and
+    @tanstack/store, "Which file has the code that deeply compares ...?", "Which file contains the
+    code that actually invokes my subscribe() listener callbacks ...?", answered with dist/'s
+    declarations and transpiled class, shown among the source's chunks."""
     hit = item.hit
     if not is_copy_path(hit.path):
         return False
     source = [c.hit for c in chosen if not is_copy_path(c.hit.path) and c.hit.kind not in PROSE_KINDS]
-    return (bool(hit.symbol) and any(c.symbol == hit.symbol for c in source)) or (
+    owner = hit.symbol.split(".", 1)[0]  # a class's copy, when the source's methods of it were chosen
+    return (bool(owner) and any(c.symbol.split(".", 1)[0] == owner for c in source)) or (
         is_declaration_path(hit.path) and bool(source))
 
 

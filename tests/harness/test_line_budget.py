@@ -194,3 +194,21 @@ def test_how_deep_meets_depth_and_how_wide_meets_width():
                   kind=ChunkKind.CODE)
     (piece,) = fit_chunks([width], "How wide is the help text?", 2000, words, render)
     assert "helpWidth || 80" in render(piece)
+
+
+def test_asked_why_the_comment_right_above_the_code_is_shown():
+    """A user's check on structlog: the two comment lines above `kw["exc_info"] = sys.exc_info()`
+    said why it is called up front, in words the question does not use."""
+    code = chunk("src/log.py", 'async def aexception(self, event, **kw):\n    """Log asynchronously."""\n'
+                               "    # It has to be read this early, because it is no longer\n"
+                               "    # available once control is passed to the executor.\n"
+                               '    if kw.get("exc_info", True) is True:\n'
+                               '        kw["exc_info"] = sys.exc_info()\n'
+                               "    # the exception is logged in a thread\n"
+                               "    return await run_in_executor(self.exception, event, kw)")
+    why = shown(fit_chunks([code], "Why does aexception call sys.exc_info() itself instead of setting exc_info "
+                                   "to True like the sync exception method?", 1000, words, render))
+    assert "no longer\n    # available once control is passed to the executor." in why
+    how = shown(fit_chunks([code], "How does aexception call sys.exc_info() instead of setting exc_info "
+                                   "to True like the sync exception method?", 1000, words, render))
+    assert "It has to be read this early" not in how

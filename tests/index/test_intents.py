@@ -241,6 +241,29 @@ def test_a_build_s_copy_of_a_definition_shown_from_the_source_comes_after_everyt
     assert every[-1].path.startswith("dist/")
 
 
+def test_a_build_s_copy_of_a_class_whose_methods_were_chosen_comes_after_everything_else(make_index) -> None:
+    """A user's check on @tanstack/store: dist/esm/store.js's transpiled `class Store` was shown among
+    src/store.ts's methods, and the model answered with its file."""
+    methods = "".join(f"  method{n}(listener: Listener) {{\n" + "".join(f"    step{m}(listener)\n" for m in range(12))
+                      + "  }\n\n" for n in range(10))  # a class long enough to be chunked by its methods
+    files = {
+        "src/store.ts": "export class Store {\n  subscribe = (listener: Listener) => {\n"
+                        "    this.listeners.add(listener)\n    return () => this.listeners.delete(listener)\n  }\n\n"
+                        + methods + "}\n",
+        "dist/esm/store.js": "class Store {\n  constructor() {\n    this.subscribe = (listener) => {\n"
+                             "      this.listeners.add(listener);\n    };\n  }\n}\nexport { Store };\n",
+        **{f"src/util{n}.ts": f"// listeners\nexport function helper{n}(value: number) {{\n  return value * {n}\n}}\n"
+           for n in range(4)},
+    }
+    index = make_index(files)
+    index.refresh()
+    hits = index.search("Which file holds the code that adds my subscribe listener to the store?", 20)
+    order = [(h.path, h.symbol) for h in hits]
+    assert order[0] == ("src/store.ts", "Store.subscribe")
+    copy = order.index(("dist/esm/store.js", "Store.constructor"))
+    assert copy > max(order.index((f"src/util{n}.ts", f"helper{n}")) for n in range(4))  # after the others
+
+
 def test_a_name_the_question_spells_in_words_ranks_as_that_name(make_index) -> None:
     """A user's check on fastify: "Which file defines the default error handler?" ranked
     `function defaultErrorHandler` below chunks holding 'file' and 'defines' (rarer there than
