@@ -14,16 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from app.index.intent import (
-    PROSE_KINDS,
-    Intent,
-    callee_of,
-    intent_of,
-    is_copy_path,
-    is_declaration_path,
-    is_test_path,
-    prior,
-)
+from app.index.intent import PROSE_KINDS, Intent, callee_of, intent_of, is_copy_path, is_test_path, prior
 from app.index.one_hop import COMMENT_MARKS, closing_lines, with_definitions_after_comments, with_references
 from app.index.setters import with_setters
 from app.index.store import Store
@@ -107,8 +98,7 @@ def search(store: Store, query: str, limit: int, settings: Settings, references:
         scored = _holding_first(store, scored, phrase)
     hits = _tests_last(_hits(store, scored, intent), intent)
     found = with_definitions_after_comments(store, _diversify(store, hits, limit, settings.index_max_hits_per_file,
-                                                              _prose_room(intent, limit),
-                                                              builds=bool(intent.words & _BUILD_WORDS)))
+                                                              _prose_room(intent, limit)))
     found = with_references(store, found, references) if references else found
     found = with_setters(store, found, query, set(words))
     owner = _owners(groups)
@@ -531,8 +521,7 @@ def _prose_room(intent: Intent, limit: int) -> int:
     return limit if intent.overview or intent.history or intent.docs else min(limit, MAX_PROSE)
 
 
-def _diversify(store: Store, found: list[_Scored], limit: int, per_file: int, prose: int,
-               builds: bool = False) -> tuple[ChunkHit, ...]:
+def _diversify(store: Store, found: list[_Scored], limit: int, per_file: int, prose: int) -> tuple[ChunkHit, ...]:
     """Best first, at most `per_file` chunks per file and `prose` prose chunks (the rest fill
     only what code leaves), overlapping windows and copies left out, near copies of a chosen
     chunk of the same file after everything else. The five level macros of log's macros.rs
@@ -550,8 +539,6 @@ def _diversify(store: Store, found: list[_Scored], limit: int, per_file: int, pr
             later.append(item)
         elif _near_copy(store, item, [c for c in chosen if c.hit.path == item.hit.path], words):
             later.append(item)
-        elif not builds and _built_copy_of_shown(item, chosen):
-            later.append(item)
         else:
             _take(item, chosen, seen, per_file)
     for item in later:
@@ -559,22 +546,6 @@ def _diversify(store: Store, found: list[_Scored], limit: int, per_file: int, pr
             break
         _take(item, chosen, seen, per_file)
     return _with_text(store, chosen)
-
-
-def _built_copy_of_shown(item: _Scored, chosen: list[_Scored]) -> bool:
-    """`item` is a build's copy of a definition already chosen from the source (src/compare.ts's
-    `replaceEqualDeep`, dist/cjs/compare.d.cts's; a class whose methods were chosen), or a build's
-    type declarations once source code is chosen: a user's check on @tanstack/pacer and
-    @tanstack/store, "Which file has the code that deeply compares ...?", "Which file contains the
-    code that actually invokes my subscribe() listener callbacks ...?", answered with dist/'s
-    declarations and transpiled class, shown among the source's chunks."""
-    hit = item.hit
-    if not is_copy_path(hit.path):
-        return False
-    source = [c.hit for c in chosen if not is_copy_path(c.hit.path) and c.hit.kind not in PROSE_KINDS]
-    owner = hit.symbol.split(".", 1)[0]  # a class's copy, when the source's methods of it were chosen
-    return (bool(owner) and any(c.symbol.split(".", 1)[0] == owner for c in source)) or (
-        is_declaration_path(hit.path) and bool(source))
 
 
 def _near_copy(store: Store, item: _Scored, same_file: list[_Scored], words: dict[int, set[str]]) -> bool:
