@@ -767,9 +767,12 @@ def _support(f: Findings, question: str) -> Support:
                   and f.prose_share >= PROSE_KEYLESS and bool(f.beside))
     if place is Place.MISS and not f.found_keys:
         return Support.NOT_BACKED
+    # a place and a word or two are no reason or mechanism: "... because it is configured to do so
+    # in the `command.js` file, lines 2230-2245" (tuning3's cmdr-11, wrong)
+    said = len(claims.prose) >= KEYLESS_MIN_WORDS if MECHANISM_QUESTION.search(question) else bool(claims.prose)
     if place not in (Place.MISS, Place.NEAR) and (
             (keys_ok and prose_ok) or (place is Place.HOLDS and not claims.key and prose_ok
-                                        and (claims.prose or f.asks_place)) or keyless_ok):
+                                        and (said or f.asks_place)) or keyless_ok):
         return Support.BACKED
     says_nothing = not claims.key and not claims.prose  # it only restates the question
     if says_nothing and f.written and place is not Place.MISS:  # the files it names, written beside the subject

@@ -1462,3 +1462,22 @@ def test_a_where_answer_citing_only_a_build_s_copy_of_the_source_shown_is_partly
     # asked about the build, its file is the answer
     built = "Which file in the CommonJS build declares the function that deeply compares values?"
     assert judge("dist/cjs/compare.d.cts:6", built, lines, places=copy).support is Support.BACKED
+
+
+def test_a_place_and_one_word_is_no_reason() -> None:
+    """Tuning3's cmdr-11: "Why does commander listen for SIGINT, SIGTERM and other signals after
+    spawning an executable subcommand?" answered "... because it is configured to do so in the
+    `command.js` file, lines 2230-2245", backed by the place alone."""
+    lines = {LineSpan("lib/command.js", 2231, 2231): "    const signals = ['SIGTERM', 'SIGINT']; // configured",
+             LineSpan("lib/command.js", 2232, 2232): "    signals.forEach((signal) => {",
+             LineSpan("lib/command.js", 2233, 2233): "      process.on(signal, () => {",
+             LineSpan("lib/command.js", 2234, 2234): "        if (proc.killed === false && proc.exitCode === null) {",
+             LineSpan("lib/command.js", 2236, 2236): "          proc.kill(signal); // forward the signal to the child"}
+    question = ("Why does commander listen for SIGINT, SIGTERM and other signals after spawning an executable "
+                "subcommand?")
+    places = (LineSpan("lib/command.js", 2231, 2236),)
+    vacuous = ("Commander listens for SIGINT, SIGTERM, and other signals after spawning an executable subcommand "
+               "because it is configured to do so in `lib/command.js:2231-2236`.")
+    assert judge(vacuous, question, lines, places=places).support is Support.PARTLY
+    reason = "It forwards the signal to the child process, killing it, `lib/command.js:2231-2236`."
+    assert judge(reason, question, lines, places=places).support is Support.BACKED
