@@ -238,7 +238,8 @@ def claims_of(answer: str, question: str, paths: Iterable[str] = ()) -> Claims:
             key.setdefault(low, None)
         elif default and low in LITERALS and low not in asked_words:
             literals.append(low)
-    for value in [*_repeated_values(text, question), *literals]:
+    repeated = [] if MECHANISM_QUESTION.search(question) else _repeated_values(text, question)
+    for value in [*repeated, *literals]:
         key.setdefault(value, None)
     prose_text = _TICKED.sub(" ", _FENCED.sub(" ", text))
     prose = {s for s in _stems(prose_text) if not any(s.startswith(a) or a.startswith(s) for a in asked)}
@@ -253,7 +254,10 @@ def _repeated_values(answer: str, question: str) -> list[str]:
     """Literals and numbers the question gives that the answer writes more often than it does: the
     first may restate the question, the one more is the answer's own (a user's check on
     pkg/errors: "What does Wrap return when err is nil?" answered "Wrap returns nil when err is
-    nil.", right, and was not backed: it claimed nothing the question had not said)."""
+    nil.", right, and was not backed: it claimed nothing the question had not said). Not asked how or
+    why: the answer is the mechanism or the reason, and the question's own value written again is
+    no claim (tuning3's semver-09, "Why does Identifier keep strings of up to 8 bytes inline?",
+    wrong, was backed by its "8")."""
     def count(text: str, value: str) -> int:
         return len(re.findall(rf"(?<![\w.]){re.escape(value)}(?![\w]|\.\d)", text, re.IGNORECASE))
 

@@ -1481,3 +1481,14 @@ def test_a_place_and_one_word_is_no_reason() -> None:
     assert judge(vacuous, question, lines, places=places).support is Support.PARTLY
     reason = "It forwards the signal to the child process, killing it, `lib/command.js:2231-2236`."
     assert judge(reason, question, lines, places=places).support is Support.BACKED
+
+
+def test_asked_why_the_question_s_own_number_written_again_is_no_claim() -> None:
+    """Tuning3's semver-09: "Why does Identifier keep strings of up to 8 bytes inline?" answered with
+    the question's "8 bytes" twice and a made-up reason, backed by the lines holding 8."""
+    question = "Why does Identifier keep strings of up to 8 bytes inline?"
+    answer = ("Identifier keeps strings of up to 8 bytes inline because it is designed to use the entire 8 bytes "
+              "of a pointer for inline storage.")
+    assert claims_of(answer, question).key == ()
+    # asked for a value, the number written more often than the question does is the answer's own
+    assert claims_of("Wrap returns nil when err is nil.", "What does Wrap return when err is nil?").key == ("nil",)
