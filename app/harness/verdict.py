@@ -49,6 +49,7 @@ from app.harness.certainty import Certainty
 from app.harness.line_budget import is_comment, is_import
 from app.index.intent import (
     IMPORT_WAYS,
+    asks_about_builds,
     describes_project,
     entry_fields,
     entry_key,
@@ -461,11 +462,10 @@ def judge(answer: str, question: str, lines: dict[LineSpan, str], *, paths: Iter
     return Verdict(support, backing, (), found, missing)
 
 
+# The words that open a definition, in the languages indexed (`def`, `function`, `fn`, `class` ...).
+_DEFINING = r"def|function|func|fn|class|struct|enum|trait|interface|type|const|let|var|macro_rules!"
 # A definition's name as a line writes it (`export declare function replaceEqualDeep<T>(`, `class X`).
-_DEFINES = re.compile(r"\b(?:function|class|interface|type|enum|struct|trait|def|fn|const|let|var)\s+"
-                      r"([A-Za-z_$][\w$]*)")
-_BUILD_QUESTION = re.compile(r"\b(?:dist|build|built|bundle[sd]?|compiled|minified|transpiled|vendor(?:ed)?|"
-                             r"import|imports|require|required|entry|export|exports)\b", re.IGNORECASE)
+_DEFINES = re.compile(rf"\b(?:{_DEFINING})\s+([A-Za-z_$][\w$]*)")
 
 
 def _source_beside_copy(question: str, places: tuple[LineSpan, ...], lines: dict[LineSpan, str]) -> ShownLine | None:
@@ -474,7 +474,7 @@ def _source_beside_copy(question: str, places: tuple[LineSpan, ...], lines: dict
     A user's check on @tanstack/pacer: "Which file has the code that deeply compares ...?" answered
     `dist/cjs/compare.d.cts:6`, backed by its `export declare function replaceEqualDeep`. Not when
     the question is about builds or what an import gets (there a copy is the answer)."""
-    if not places or not all(is_copy_path(p.path) for p in places) or _BUILD_QUESTION.search(question):
+    if not places or not all(is_copy_path(p.path) for p in places) or asks_about_builds(question):
         return None
     cited = {m.group(1) for span, text in lines.items() if any(within(span, p) for p in places)
              for m in _DEFINES.finditer(text)}
@@ -1054,8 +1054,7 @@ def _declared_elsewhere(question: str, places: tuple[LineSpan, ...],
         if name.lower() in _NOT_A_NAME or len(name) < 2:
             continue
         word = re.escape(name)
-        declares = re.compile(rf"\b(?:def|function|func|fn|class|struct|enum|trait|interface|type|const|let|var|"
-                              rf"macro_rules!)\s+{word}\b|\bas\s+{word}\b|(?<![\w$.]){word}\s*(?::[^:=]|=(?!=))")
+        declares = re.compile(rf"\b(?:{_DEFINING})\s+{word}\b|\bas\s+{word}\b|(?<![\w$.]){word}\s*(?::[^:=]|=(?!=))")
         declaring = [ShownLine(span, text) for span, text in lines.items() if declares.search(text)]
         if not declaring:
             continue

@@ -178,6 +178,17 @@ def is_declaration_path(path: str) -> bool:
     return _DECLARATIONS.search(path) is not None
 
 
+# Words a question about a build itself uses (dist/, a bundle, vendored code): a build's copy is
+# then an answer, not a repeat of the source (ranking's copy weight, the verdict's copy rule).
+BUILD_WORDS = frozenset(
+    stem(w) for w in "dist build built bundle bundled compiled minified transpiled vendor vendored".split())
+
+
+def asks_about_builds(question: str) -> bool:
+    """The question is about a build's output or what importing the package gets."""
+    return bool(intent_of(question).words & BUILD_WORDS) or imports_the_package(question)
+
+
 def is_copy_path(path: str) -> bool:
     """A file under a build output or vendored folder (dist/, build/, vendor/ ...): a copy."""
     return _COPIES.search(path) is not None

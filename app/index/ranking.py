@@ -14,11 +14,20 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from app.index.intent import PROSE_KINDS, Intent, callee_of, intent_of, is_copy_path, is_test_path, prior
+from app.index.intent import (
+    BUILD_WORDS,
+    PROSE_KINDS,
+    Intent,
+    callee_of,
+    intent_of,
+    is_copy_path,
+    is_test_path,
+    prior,
+)
 from app.index.one_hop import COMMENT_MARKS, closing_lines, with_definitions_after_comments, with_references
 from app.index.setters import with_setters
 from app.index.store import Store
-from app.index.terms import STOP_WORDS, query_terms, related, stem, word_parts
+from app.index.terms import STOP_WORDS, query_terms, related, word_parts
 from app.index.terms import terms as line_terms
 from app.index.values import ChunkHit, ChunkKind
 from app.settings import Settings
@@ -57,7 +66,6 @@ _QUOTED = re.compile(r"(?<![\w])(['\"“‘])(.+?)(?:\1|[”’])(?![\w])")
 # Code in a build output or vendored folder, when the candidates also hold code outside one (see
 # _built_beside_source).
 COPY_WEIGHT = 0.3
-_BUILD_WORDS = {stem(w) for w in "dist build built bundle bundled compiled minified transpiled vendor vendored".split()}
 MAX_PROSE = 2  # README and docs sections among the top chunks, unless the question asks about docs
 # Code chunks of one file sharing this share of their words are near copies (`error!`, `warn!`,
 # `info!`, `debug!`, `trace!` in log's macros.rs): one of them takes a place, the others only
@@ -478,7 +486,7 @@ def _built_beside_source(rows: list, intent: Intent | None) -> bool:
     lib/) and code from outside one, and the question does not ask about builds: the built copy
     only repeats the source, transpiled (a user's check on @tanstack/virtual-core, whose callers and
     defaults were cited from dist/esm/index.js beside src/index.ts)."""
-    if intent is not None and intent.words & _BUILD_WORDS:
+    if intent is not None and intent.words & BUILD_WORDS:
         return False
     code = [is_copy_path(row[1]) for row in rows if ChunkKind(row[4]) not in PROSE_KINDS]
     return any(code) and not all(code)
