@@ -1588,6 +1588,9 @@ def _closest(claims: Claims, subject: set[str], lines: dict[LineSpan, str],
 _BLANK_QUOTED = re.compile(r"""(?<![\w"'])["'`]( {1,8})["'`](?![\w"'])""")
 
 
+_MACRO_CALLED = re.compile(r"([A-Za-z_]\w*)!")
+
+
 def _holds(line: str, claim: str) -> bool:
     """A key claim in a line: as a whole name or number (`2` is not in `2048`), else as text. A
     qualified name (`Session.prepare_request`, `Error::construct`) is held by its own name: the
@@ -1605,6 +1608,12 @@ def _holds(line: str, claim: str) -> bool:
     if found := _QUALIFIED.fullmatch(claim):
         return _whole(line, found.group(1))
     if claim in line or (_SPACED_CODE.search(claim) is not None and _code_in(claim, line)):
+        return True
+    # a Rust macro as it is called (`__impl_all_bitflags!`), held by its `macro_rules!` definition (a
+    # user's check on bitflags: "The `__impl_all_bitflags!` macro ... is defined in `src/lib.rs`",
+    # right, was not backed with `macro_rules! __impl_all_bitflags {` shown)
+    if (macro := _MACRO_CALLED.fullmatch(claim)) and re.search(
+            rf"\bmacro_rules!\s*{re.escape(macro.group(1))}\b", line):
         return True
     # a message quoted with its placeholder as `{code}`, from a template that writes `${code}`
     # (a user's check on @helia/utils: "Could not load codec for {code}", right, partly backed)

@@ -1492,3 +1492,19 @@ def test_asked_why_the_question_s_own_number_written_again_is_no_claim() -> None
     assert claims_of(answer, question).key == ()
     # asked for a value, the number written more often than the question does is the answer's own
     assert claims_of("Wrap returns nil when err is nil.", "What does Wrap return when err is nil?").key == ("nil",)
+
+
+def test_a_rust_macro_as_called_is_held_by_its_definition() -> None:
+    """A user's check on bitflags: "Which macro actually computes the value returned by the
+    generated all() method, and where is it defined?" answered "The `__impl_all_bitflags!` macro
+    ... It is defined in the `src/lib.rs` file", right, not backed with its definition shown."""
+    lines = {LineSpan("src/lib.rs", 387, 387): "macro_rules! __impl_all_bitflags {",
+             LineSpan("src/lib.rs", 350, 350): "macro_rules! bitflags {"}
+    question = ("In bitflags, which macro actually computes the value returned by the generated all() method, "
+                "and where is it defined?")
+    verdict = judge("The `__impl_all_bitflags!` macro computes it, in `src/lib.rs:387`.", question, lines,
+                    places=(LineSpan("src/lib.rs", 387, 387),))
+    assert "__impl_all_bitflags!" in verdict.found
+    wrong = judge("The `__impl_some_bitflags!` macro computes it, in `src/lib.rs:387`.", question, lines,
+                  places=(LineSpan("src/lib.rs", 387, 387),))
+    assert "__impl_some_bitflags!" not in wrong.found
