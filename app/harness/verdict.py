@@ -239,8 +239,7 @@ def claims_of(answer: str, question: str, paths: Iterable[str] = ()) -> Claims:
             key.setdefault(low, None)
         elif default and low in LITERALS and low not in asked_words:
             literals.append(low)
-    repeated = [] if MECHANISM_QUESTION.search(question) else _repeated_values(text, question)
-    for value in [*repeated, *literals]:
+    for value in [*_repeated_values(text, question), *literals]:
         key.setdefault(value, None)
     prose_text = _TICKED.sub(" ", _FENCED.sub(" ", text))
     prose = {s for s in _stems(prose_text) if not any(s.startswith(a) or a.startswith(s) for a in asked)}
@@ -259,6 +258,9 @@ def _repeated_values(answer: str, question: str) -> list[str]:
     why: the answer is the mechanism or the reason, and the question's own value written again is
     no claim (tuning3's semver-09, "Why does Identifier keep strings of up to 8 bytes inline?",
     wrong, was backed by its "8")."""
+    if MECHANISM_QUESTION.search(question):
+        return []
+
     def count(text: str, value: str) -> int:
         return len(re.findall(rf"(?<![\w.]){re.escape(value)}(?![\w]|\.\d)", text, re.IGNORECASE))
 

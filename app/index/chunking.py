@@ -109,11 +109,9 @@ def config_chunks(rel: str, lines: list[str], limits: ChunkLimits) -> list[Chunk
     name = rel.rsplit("/", 1)[-1]
     size = limits.config_lines if len(lines) <= limits.config_lines else limits.window
     tables = _table_rows(lines) if len(lines) > limits.config_lines else []
-    if tables:
-        chunks = [c for start, end in _tables_together(tables, len(lines), size)
-                  for c in spans(lines, start, end, ChunkKind.CONFIG, name, "", size, limits.overlap)]
-    else:
-        chunks = spans(lines, 0, len(lines) - 1, ChunkKind.CONFIG, name, "", size, limits.overlap)
+    pieces = _tables_together(tables, len(lines), size) if tables else [(0, len(lines) - 1)]
+    chunks = [c for start, end in pieces for c in spans(lines, start, end, ChunkKind.CONFIG, name, "", size,
+                                                        limits.overlap)]
     return [
         Chunk(c.start, c.end, c.kind, c.symbol, c.text, c.doc, _config_names(c.text))
         for c in chunks

@@ -207,17 +207,18 @@ _SYNONYMS = (
     ("wide", "width"),
 )
 _RELATED: dict[str, tuple[str, ...]] = {}
+_SYNONYMS_OF: dict[str, tuple[str, ...]] = {}  # a word -> the other words of its groups, as written
 for _group in _SYNONYMS:
     for _word in _group:
         _RELATED[stem(_word)] = tuple(
             dict.fromkeys(stem(w) for w in _group if stem(w) != stem(_word))
         )
+        _SYNONYMS_OF[_word] = _SYNONYMS_OF.get(_word, ()) + tuple(w for w in _group if w != _word)
 
 
 def synonyms(word: str) -> tuple[str, ...]:
-    """The other words of `word`'s synonym group, as written (`deep` -> `depth`)."""
-    low = word.lower()
-    return tuple(w for group in _SYNONYMS if low in group for w in group if w != low)
+    """The other words of `word`'s synonym groups, as written (`deep` -> `depth`)."""
+    return _SYNONYMS_OF.get(word.lower(), ())
 
 
 def related(term: str) -> tuple[str, ...]:
